@@ -1,0 +1,151 @@
+"""Engine configuration: the seed's tuning table, its defaults and its valid ranges.
+
+Both hosts build an :class:`EngineConfig` from here: Home Assistant from the config entry's
+data and options, the standalone server from environment variables with the seed's names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, Final
+
+from .const import DETECTOR_CONVERSATE, DETECTOR_MODES
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing, of the wrong type or out of range."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TuningSetting:
+    """One tunable value: its option key, environment variable, default and range."""
+
+    key: str
+    env: str
+    default: float
+    minimum: float
+    maximum: float
+    integer: bool = True
+    step: float = 1
+
+
+TUNING_SETTINGS: Final[tuple[TuningSetting, ...]] = (
+    TuningSetting(
+        key="detector_threshold", env="DETECTOR_THRESHOLD", default=0.62,
+        minimum=0.0, maximum=1.0, integer=False, step=0.01,
+    ),
+    TuningSetting(
+        key="insight_cooldown_seconds", env="INSIGHT_COOLDOWN_SECONDS", default=20,
+        minimum=0, maximum=3600,
+    ),
+    TuningSetting(
+        key="partial_insight_debounce_ms", env="PARTIAL_INSIGHT_DEBOUNCE_MS", default=250,
+        minimum=0, maximum=10000,
+    ),
+    TuningSetting(
+        key="partial_insight_interval_ms", env="PARTIAL_INSIGHT_INTERVAL_MS", default=1500,
+        minimum=100, maximum=60000,
+    ),
+    TuningSetting(
+        key="partial_insight_cooldown_seconds", env="PARTIAL_INSIGHT_COOLDOWN_SECONDS",
+        default=6, minimum=0, maximum=3600,
+    ),
+    TuningSetting(
+        key="insight_target_characters", env="INSIGHT_TARGET_CHARACTERS", default=150,
+        minimum=40, maximum=1000,
+    ),
+    TuningSetting(
+        key="insight_max_characters", env="INSIGHT_MAX_CHARACTERS", default=220,
+        minimum=60, maximum=2000,
+    ),
+    TuningSetting(
+        key="transcript_window_seconds", env="TRANSCRIPT_WINDOW_SECONDS", default=90,
+        minimum=5, maximum=3600,
+    ),
+    TuningSetting(
+        key="transcript_max_items", env="TRANSCRIPT_MAX_ITEMS", default=40,
+        minimum=1, maximum=500,
+    ),
+    TuningSetting(
+        key="memory_result_limit", env="MEMORY_RESULT_LIMIT", default=5, minimum=0, maximum=50,
+    ),
+    TuningSetting(
+        key="ollama_timeout_seconds", env="OLLAMA_TIMEOUT_SECONDS", default=45,
+        minimum=1, maximum=600,
+    ),
+)
+TUNING_BY_KEY: Final = {setting.key: setting for setting in TUNING_SETTINGS}
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineConfig:
+    """Everything the engine needs to know, independent of its host."""
+
+    ollama_base_url: str = "http://127.0.0.1:11434"
+    ollama_model: str = "qwen3.5:cloud"
+    detector_mode: str = DETECTOR_CONVERSATE
+    detector_threshold: float = 0.62
+    insight_cooldown_seconds: float = 20
+    partial_insight_debounce_ms: int = 250
+    partial_insight_interval_ms: int = 1500
+    partial_insight_cooldown_seconds: float = 6
+    insight_target_characters: int = 150
+    insight_max_characters: int = 220
+    transcript_window_seconds: float = 90
+    transcript_max_items: int = 40
+    memory_result_limit: int = 5
+    ollama_timeout_seconds: float = 45
+
+    @property
+    def partial_insights(self) -> bool:
+        """Whether partial transcripts are evaluated (conversate mode only)."""
+        return self.detector_mode == DETECTOR_CONVERSATE
+
+    def with_tuning(self, values: Mapping[str, Any]) -> EngineConfig:
+        """Return a copy with the given tuning values validated and applied."""
+        known = {f.name for f in fields(self)}
+        changes = {
+            key: validate_tuning(key, value)
+            for key, value in values.items()
+            if key in TUNING_BY_KEY and key in known
+        }
+        config = replace(self, **changes)
+        config.check()
+        return config
+
+    def check(self) -> None:
+        """Raise :class:`ConfigError` when values contradict each other."""
+        if self.detector_mode not in DETECTOR_MODES:
+            raise ConfigError(
+                f"detector mode must be one of {', '.join(DETECTOR_MODES)}, "
+                f"not {self.detector_mode!r}"
+            )
+        if self.insight_max_characters < self.insight_target_characters:
+            raise ConfigError("insight_max_characters must not be below insight_target_characters")
+        if not self.ollama_model:
+            raise ConfigError("an Ollama model name is required")
+
+
+def validate_tuning(key: str, value: Any) -> float | int:
+    """Validate one tuning value against its range and return it with the right type."""
+    setting = TUNING_BY_KEY[key]
+    try:
+        number = float(value)
+    except (TypeError, ValueError) as err:
+        raise ConfigError(f"{setting.env} must be a number, got {value!r}") from err
+    if number != number or not setting.minimum <= number <= setting.maximum:
+        raise ConfigError(
+            f"{setting.env} must be between {setting.minimum:g} and {setting.maximum:g}, "
+            f"got {value!r}"
+        )
+    if setting.integer:
+        if number != int(number):
+            raise ConfigError(f"{setting.env} must be a whole number, got {value!r}")
+        return int(number)
+    return number
+
+
+def default_tuning() -> dict[str, float | int]:
+    """Return the default tuning values keyed by option key."""
+    return {setting.key: setting.default for setting in TUNING_SETTINGS}

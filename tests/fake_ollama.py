@@ -1,0 +1,162 @@
+"""A fake Ollama: a real aiohttp HTTP server on 127.0.0.1 speaking Ollama's REST API.
+
+Tests script it per call: answer with JSON content, delay, fail with an HTTP status, or return
+garbage. Every request is recorded so tests can assert what the model was asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass
+class FakeReply:
+    """One scripted answer to ``/api/chat``."""
+
+    content: Any = None  # dict/list → JSON-encoded message content; str → sent as is
+    status: int = 200
+    delay: float = 0.0
+    raw_body: str | None = None  # replaces the whole HTTP body (garbage responses)
+
+
+ChatHandler = Callable[[dict[str, Any]], "FakeReply | Awaitable[FakeReply]"]
+
+
+@dataclass
+class FakeOllama:
+    """The fake server. ``async with FakeOllama() as fake:`` gives ``fake.url``."""
+
+    models: list[str] = field(default_factory=lambda: ["llama3.2:3b", "qwen3:4b"])
+    tags_status: int = 200
+    tags_delay: float = 0.0
+    default_reply: FakeReply = field(
+        default_factory=lambda: FakeReply(
+            content={
+                "intervene": False,
+                "intent": "context",
+                "confidence": 0.0,
+                "card": "",
+                "people": [],
+            }
+        )
+    )
+    handler: ChatHandler | None = None
+    replies: deque[FakeReply] = field(default_factory=deque)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    tag_requests: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    url: str = ""
+    _runner: web.AppRunner | None = None
+
+    def queue(self, *replies: FakeReply | dict[str, Any] | str) -> None:
+        """Queue replies for the next chat calls, in order."""
+        for reply in replies:
+            self.replies.append(reply if isinstance(reply, FakeReply) else FakeReply(content=reply))
+
+    async def start(self) -> str:
+        """Start listening on a free port of 127.0.0.1 and return the base URL."""
+        app = web.Application()
+        app.router.add_get("/api/tags", self._tags)
+        app.router.add_get("/api/version", self._version)
+        app.router.add_post("/api/chat", self._chat)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        """Stop the server."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeOllama:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def chat_count(self) -> int:
+        """How many chat requests were received."""
+        return len(self.requests)
+
+    async def _tags(self, request: web.Request) -> web.Response:
+        self.tag_requests += 1
+        if self.tags_delay:
+            await asyncio.sleep(self.tags_delay)
+        if self.tags_status != 200:
+            return web.json_response({"error": "boom"}, status=self.tags_status)
+        now = datetime.now(UTC).isoformat()
+        return web.json_response(
+            {
+                "models": [
+                    {
+                        "name": name,
+                        "model": name,
+                        "modified_at": now,
+                        "size": 1000,
+                        "digest": "0" * 64,
+                        "details": {"format": "gguf", "family": "llama"},
+                    }
+                    for name in self.models
+                ]
+            }
+        )
+
+    async def _version(self, request: web.Request) -> web.Response:
+        return web.json_response({"version": "0.12.0"})
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.requests.append(body)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.replies:
+                reply = self.replies.popleft()
+            elif self.handler is not None:
+                result = self.handler(body)
+                reply = await result if asyncio.iscoroutine(result) else result  # type: ignore[assignment]
+            else:
+                reply = self.default_reply
+            if reply.delay:
+                await asyncio.sleep(reply.delay)
+            if reply.raw_body is not None:
+                return web.Response(
+                    text=reply.raw_body, status=reply.status, content_type="application/json"
+                )
+            if reply.status != 200:
+                return web.json_response({"error": "model failed"}, status=reply.status)
+            content = (
+                reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
+            )
+            return web.json_response(
+                {
+                    "model": body.get("model", ""),
+                    "created_at": datetime.now(UTC).isoformat(),
+                    "message": {"role": "assistant", "content": content},
+                    "done": True,
+                    "done_reason": "stop",
+                }
+            )
+        finally:
+            self.in_flight -= 1
+
+
+def last_user_prompt(body: dict[str, Any]) -> str:
+    """Return the concatenated message contents of a recorded chat request."""
+    return "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
