@@ -141,9 +141,7 @@ class FakeOllama:
                 )
             if reply.status != 200:
                 return web.json_response({"error": "model failed"}, status=reply.status)
-            content = (
-                reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
-            )
+            content = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
             return web.json_response(
                 {
                     "model": body.get("model", ""),

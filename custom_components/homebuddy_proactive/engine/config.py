@@ -6,6 +6,7 @@ data and options, the standalone server from environment variables with the seed
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
@@ -32,47 +33,83 @@ class TuningSetting:
 
 TUNING_SETTINGS: Final[tuple[TuningSetting, ...]] = (
     TuningSetting(
-        key="detector_threshold", env="DETECTOR_THRESHOLD", default=0.62,
-        minimum=0.0, maximum=1.0, integer=False, step=0.01,
+        key="detector_threshold",
+        env="DETECTOR_THRESHOLD",
+        default=0.62,
+        minimum=0.0,
+        maximum=1.0,
+        integer=False,
+        step=0.01,
     ),
     TuningSetting(
-        key="insight_cooldown_seconds", env="INSIGHT_COOLDOWN_SECONDS", default=20,
-        minimum=0, maximum=3600,
+        key="insight_cooldown_seconds",
+        env="INSIGHT_COOLDOWN_SECONDS",
+        default=20,
+        minimum=0,
+        maximum=3600,
     ),
     TuningSetting(
-        key="partial_insight_debounce_ms", env="PARTIAL_INSIGHT_DEBOUNCE_MS", default=250,
-        minimum=0, maximum=10000,
+        key="partial_insight_debounce_ms",
+        env="PARTIAL_INSIGHT_DEBOUNCE_MS",
+        default=250,
+        minimum=0,
+        maximum=10000,
     ),
     TuningSetting(
-        key="partial_insight_interval_ms", env="PARTIAL_INSIGHT_INTERVAL_MS", default=1500,
-        minimum=100, maximum=60000,
+        key="partial_insight_interval_ms",
+        env="PARTIAL_INSIGHT_INTERVAL_MS",
+        default=1500,
+        minimum=100,
+        maximum=60000,
     ),
     TuningSetting(
-        key="partial_insight_cooldown_seconds", env="PARTIAL_INSIGHT_COOLDOWN_SECONDS",
-        default=6, minimum=0, maximum=3600,
+        key="partial_insight_cooldown_seconds",
+        env="PARTIAL_INSIGHT_COOLDOWN_SECONDS",
+        default=6,
+        minimum=0,
+        maximum=3600,
     ),
     TuningSetting(
-        key="insight_target_characters", env="INSIGHT_TARGET_CHARACTERS", default=150,
-        minimum=40, maximum=1000,
+        key="insight_target_characters",
+        env="INSIGHT_TARGET_CHARACTERS",
+        default=150,
+        minimum=40,
+        maximum=1000,
     ),
     TuningSetting(
-        key="insight_max_characters", env="INSIGHT_MAX_CHARACTERS", default=220,
-        minimum=60, maximum=2000,
+        key="insight_max_characters",
+        env="INSIGHT_MAX_CHARACTERS",
+        default=220,
+        minimum=60,
+        maximum=2000,
     ),
     TuningSetting(
-        key="transcript_window_seconds", env="TRANSCRIPT_WINDOW_SECONDS", default=90,
-        minimum=5, maximum=3600,
+        key="transcript_window_seconds",
+        env="TRANSCRIPT_WINDOW_SECONDS",
+        default=90,
+        minimum=5,
+        maximum=3600,
     ),
     TuningSetting(
-        key="transcript_max_items", env="TRANSCRIPT_MAX_ITEMS", default=40,
-        minimum=1, maximum=500,
+        key="transcript_max_items",
+        env="TRANSCRIPT_MAX_ITEMS",
+        default=40,
+        minimum=1,
+        maximum=500,
     ),
     TuningSetting(
-        key="memory_result_limit", env="MEMORY_RESULT_LIMIT", default=5, minimum=0, maximum=50,
+        key="memory_result_limit",
+        env="MEMORY_RESULT_LIMIT",
+        default=5,
+        minimum=0,
+        maximum=50,
     ),
     TuningSetting(
-        key="ollama_timeout_seconds", env="OLLAMA_TIMEOUT_SECONDS", default=45,
-        minimum=1, maximum=600,
+        key="ollama_timeout_seconds",
+        env="OLLAMA_TIMEOUT_SECONDS",
+        default=45,
+        minimum=1,
+        maximum=600,
     ),
 )
 TUNING_BY_KEY: Final = {setting.key: setting for setting in TUNING_SETTINGS}
@@ -110,7 +147,7 @@ class EngineConfig:
             for key, value in values.items()
             if key in TUNING_BY_KEY and key in known
         }
-        config = replace(self, **changes)
+        config = replace(self, **changes)  # type: ignore[arg-type]
         config.check()
         return config
 
@@ -134,7 +171,7 @@ def validate_tuning(key: str, value: Any) -> float | int:
         number = float(value)
     except (TypeError, ValueError) as err:
         raise ConfigError(f"{setting.env} must be a number, got {value!r}") from err
-    if number != number or not setting.minimum <= number <= setting.maximum:
+    if math.isnan(number) or not setting.minimum <= number <= setting.maximum:
         raise ConfigError(
             f"{setting.env} must be between {setting.minimum:g} and {setting.maximum:g}, "
             f"got {value!r}"

@@ -67,7 +67,7 @@ class OllamaModel:
 
     async def close(self) -> None:
         """Close the HTTP connection pool."""
-        await self._client.close()
+        await self._client.close()  # type: ignore[no-untyped-call]
 
     async def list_models(self) -> list[str]:
         """Return the names of the models the server has."""
