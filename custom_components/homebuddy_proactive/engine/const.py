@@ -54,3 +54,4 @@ ERROR_UNSUPPORTED_TYPE: Final = "unsupported_type"
 ERROR_LLM_UNAVAILABLE: Final = "llm_unavailable"
 
 CLOSE_POLICY_VIOLATION: Final = 1008
+CLOSE_GOING_AWAY: Final = 1001

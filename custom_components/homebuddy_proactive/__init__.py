@@ -1,0 +1,136 @@
+"""HomeBuddy Proactive: a proactive, memory-keeping assistant for smart glasses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.const import Platform
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
+from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers.typing import ConfigType
+from homeassistant.util import dt as dt_util
+from homeassistant.util.ssl import get_default_context
+
+from .const import (
+    CONF_DETECTOR_MODE,
+    CONF_MODEL,
+    CONF_URL,
+    DATABASE_FILENAME,
+    DOMAIN,
+    EVENT_INSIGHT,
+)
+from .engine.config import ConfigError, EngineConfig
+from .engine.engine import Insight, ProactiveEngine
+from .engine.model import ModelUnavailableError, OllamaModel
+from .engine.store import ProactiveStore, StoreError
+from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
+from .view import HomeBuddyWebSocketView
+
+PLATFORMS: list[Platform] = [Platform.EVENT, Platform.SENSOR]
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Register what exists once per Home Assistant instance (views cannot be removed)."""
+    hass.http.register_view(HomeBuddyWebSocketView())
+    return True
+
+
+def engine_config(entry: HomeBuddyConfigEntry) -> EngineConfig:
+    """Build the engine's configuration from the entry's data and options."""
+    base = EngineConfig(
+        ollama_base_url=entry.data[CONF_URL],
+        ollama_model=entry.data[CONF_MODEL],
+        detector_mode=entry.options.get(CONF_DETECTOR_MODE, entry.data[CONF_DETECTOR_MODE]),
+    )
+    return base.with_tuning(entry.options)
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
+    """Open the store, probe Ollama and start the engine."""
+    try:
+        config = engine_config(entry)
+    except ConfigError as err:
+        raise ConfigEntryError(
+            translation_domain=DOMAIN,
+            translation_key="invalid_config",
+            translation_placeholders={"error": str(err)},
+        ) from err
+    model = OllamaModel(
+        config.ollama_base_url,
+        config.ollama_model,
+        timeout=config.ollama_timeout_seconds,
+        verify=get_default_context(),
+    )
+    try:
+        await model.list_models()
+    except ModelUnavailableError as err:
+        await model.close()
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="cannot_connect",
+            translation_placeholders={"url": config.ollama_base_url},
+        ) from err
+    try:
+        store = await ProactiveStore.open(hass.config.path(DATABASE_FILENAME))
+    except StoreError as err:
+        await model.close()
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="store_unavailable",
+            translation_placeholders={"error": str(err)},
+        ) from err
+
+    engine = ProactiveEngine(config, store, model, clock=dt_util.utcnow)
+    runtime = HomeBuddyRuntimeData(
+        engine=engine, store=store, model=model, started_at=dt_util.utcnow()
+    )
+    entry.runtime_data = runtime
+
+    @callback
+    def fire_insight_event(insight: Insight) -> None:
+        today = dt_util.now().date().isoformat()
+        tally = runtime.tally
+        if tally.day != today:
+            tally.day, tally.today = today, 0
+        tally.today += 1
+        tally.last = insight
+        hass.bus.async_fire(EVENT_INSIGHT, insight_event_data(insight))
+
+    entry.async_on_unload(engine.add_insight_listener(fire_insight_event))
+    entry.async_on_unload(entry.add_update_listener(_async_options_updated))
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    return True
+
+
+def insight_event_data(insight: Insight) -> dict[str, Any]:
+    """Data of the ``homebuddy_proactive_insight`` bus event."""
+    return {
+        "insight_id": insight.insight_id,
+        "text": insight.text,
+        "intent": insight.intent,
+        "confidence": insight.confidence,
+        "source": insight.source,
+        "client_id": insight.client_id,
+        "session_id": insight.session_id,
+        "language": insight.language,
+        "event_id": insight.event_id,
+        "created_at": insight.created_at.isoformat(),
+    }
+
+
+async def _async_options_updated(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> None:
+    """New tuning values take effect through a reload (sockets reconnect)."""
+    await hass.config_entries.async_reload(entry.entry_id)
+
+
+async def async_unload_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
+    """Close sockets, lanes, the store and the Ollama client."""
+    unloaded = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+    if unloaded:
+        runtime = entry.runtime_data
+        await runtime.engine.close()
+        await runtime.store.close()
+        await runtime.model.close()
+    return unloaded

@@ -1,0 +1,272 @@
+"""Config, options and reconfigure flows of HomeBuddy Proactive.
+
+Setting up asks for the Ollama URL, proves it by listing the server's models, then lets the user
+pick one of them and the detector mode. The options form holds every tuning value of the engine;
+it is built from :data:`OPTION_FIELDS`, so a new option is one more descriptor in that tuple.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Final
+
+import voluptuous as vol
+from homeassistant.config_entries import (
+    ConfigEntry,
+    ConfigFlow,
+    ConfigFlowResult,
+    OptionsFlow,
+)
+from homeassistant.core import callback
+from homeassistant.helpers.selector import (
+    NumberSelector,
+    NumberSelectorConfig,
+    NumberSelectorMode,
+    Selector,
+    SelectSelector,
+    SelectSelectorConfig,
+    SelectSelectorMode,
+    TextSelector,
+    TextSelectorConfig,
+    TextSelectorType,
+)
+from homeassistant.util.ssl import get_default_context
+
+from .const import CONF_DETECTOR_MODE, CONF_MODEL, CONF_URL, DEFAULT_URL, DOMAIN, LOGGER
+from .engine.config import (
+    TUNING_SETTINGS,
+    ConfigError,
+    EngineConfig,
+    TuningSetting,
+    validate_tuning,
+)
+from .engine.const import DETECTOR_CONVERSATE, DETECTOR_MODES
+from .engine.model import ModelUnavailableError, OllamaModel
+
+ENTRY_TITLE: Final = "HomeBuddy Proactive"
+# Listing models is quick on a healthy server; a longer wait only delays the error for the user.
+LIST_MODELS_TIMEOUT: Final = 10
+
+URL_SCHEMA: Final = vol.Schema(
+    {vol.Required(CONF_URL): TextSelector(TextSelectorConfig(type=TextSelectorType.URL))}
+)
+DETECTOR_MODE_SELECTOR: Final = SelectSelector(
+    SelectSelectorConfig(
+        options=list(DETECTOR_MODES),
+        mode=SelectSelectorMode.DROPDOWN,
+        translation_key=CONF_DETECTOR_MODE,
+    )
+)
+
+
+def _keep(value: Any) -> Any:
+    """Return a value its selector has already validated."""
+    return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionField:
+    """One field of the options form.
+
+    ``validate`` returns the value to store or raises :class:`ConfigError`; the selector only
+    guards the UI, so values are checked again here.
+    """
+
+    key: str
+    default: Any
+    selector: Selector[Any]
+    validate: Callable[[Any], Any] = _keep
+
+
+def tuning_field(setting: TuningSetting) -> OptionField:
+    """Return the options-form field of one engine tuning setting."""
+    return OptionField(
+        key=setting.key,
+        default=setting.default,
+        selector=NumberSelector(
+            NumberSelectorConfig(
+                min=setting.minimum,
+                max=setting.maximum,
+                step=setting.step,
+                mode=NumberSelectorMode.BOX,
+            )
+        ),
+        validate=partial(validate_tuning, setting.key),
+    )
+
+
+OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
+    OptionField(
+        key=CONF_DETECTOR_MODE, default=DETECTOR_CONVERSATE, selector=DETECTOR_MODE_SELECTOR
+    ),
+    *(tuning_field(setting) for setting in TUNING_SETTINGS),
+)
+
+
+async def async_list_models(url: str) -> list[str]:
+    """List the models of the Ollama server at ``url``; the client is always closed."""
+    model = OllamaModel(url, "", timeout=LIST_MODELS_TIMEOUT, verify=get_default_context())
+    try:
+        return await model.list_models()
+    finally:
+        await model.close()
+
+
+def _model_schema(models: list[str], current: str | None) -> vol.Schema:
+    """Return the schema of a dropdown over the server's models."""
+    return vol.Schema(
+        {
+            vol.Required(
+                CONF_MODEL, default=current if current in models else models[0]
+            ): SelectSelector(
+                SelectSelectorConfig(options=models, mode=SelectSelectorMode.DROPDOWN)
+            )
+        }
+    )
+
+
+class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
+    """Set up HomeBuddy Proactive against one Ollama server."""
+
+    VERSION = 1
+
+    def __init__(self) -> None:
+        """Start with no server chosen yet."""
+        self._url = ""
+        self._models: list[str] = []
+
+    @staticmethod
+    @callback
+    def async_get_options_flow(config_entry: ConfigEntry) -> HomeBuddyOptionsFlow:
+        """Return the options flow (tuning values and detector mode)."""
+        return HomeBuddyOptionsFlow()
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Ask for the Ollama URL and check that it lists models."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            errors = await self._async_load_models(user_input[CONF_URL])
+            if not errors:
+                return await self.async_step_model()
+        return self.async_show_form(
+            step_id="user",
+            data_schema=self.add_suggested_values_to_schema(
+                URL_SCHEMA, user_input or {CONF_URL: DEFAULT_URL}
+            ),
+            errors=errors,
+        )
+
+    async def async_step_model(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Let the user pick one of the server's models and the detector mode."""
+        if user_input is not None:
+            return self.async_create_entry(
+                title=ENTRY_TITLE,
+                data={
+                    CONF_URL: self._url,
+                    CONF_MODEL: user_input[CONF_MODEL],
+                    CONF_DETECTOR_MODE: user_input[CONF_DETECTOR_MODE],
+                },
+            )
+        schema = _model_schema(self._models, None).extend(
+            {vol.Required(CONF_DETECTOR_MODE, default=DETECTOR_CONVERSATE): DETECTOR_MODE_SELECTOR}
+        )
+        return self.async_show_form(step_id="model", data_schema=schema)
+
+    async def async_step_reconfigure(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ask for a new Ollama URL, checked like at setup."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            errors = await self._async_load_models(user_input[CONF_URL])
+            if not errors:
+                return await self.async_step_reconfigure_model()
+        entry = self._get_reconfigure_entry()
+        return self.async_show_form(
+            step_id="reconfigure",
+            data_schema=self.add_suggested_values_to_schema(
+                URL_SCHEMA, user_input or {CONF_URL: entry.data[CONF_URL]}
+            ),
+            errors=errors,
+        )
+
+    async def async_step_reconfigure_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Pick a model of the new server; the detector mode is kept."""
+        entry = self._get_reconfigure_entry()
+        if user_input is not None:
+            return self.async_update_reload_and_abort(
+                entry, data_updates={CONF_URL: self._url, CONF_MODEL: user_input[CONF_MODEL]}
+            )
+        return self.async_show_form(
+            step_id="reconfigure_model",
+            data_schema=_model_schema(self._models, entry.data.get(CONF_MODEL)),
+        )
+
+    async def _async_load_models(self, url: str) -> dict[str, str]:
+        """Remember ``url`` and its models; return the form errors (empty on success)."""
+        url = url.strip()
+        try:
+            models = await async_list_models(url)
+        except ModelUnavailableError:
+            return {"base": "cannot_connect"}
+        except Exception:
+            # Anything else is a bug or a server that is not Ollama: shown as "unknown" and
+            # logged with its traceback, as HA core's flows do.
+            LOGGER.exception("Unexpected error while listing the Ollama models")
+            return {"base": "unknown"}
+        if not models:
+            return {"base": "no_models"}
+        self._url = url
+        self._models = models
+        return {}
+
+
+class HomeBuddyOptionsFlow(OptionsFlow):
+    """Edit the engine's tuning values and the detector mode.
+
+    The entry's update listener (``__init__.py``) reloads it when the options change.
+    """
+
+    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Show every option, validated again here beyond what the selectors enforce."""
+        errors: dict[str, str] = {}
+        if user_input is not None:
+            options: dict[str, Any] = {}
+            for option in OPTION_FIELDS:
+                try:
+                    options[option.key] = option.validate(user_input[option.key])
+                except ConfigError:
+                    errors[option.key] = "invalid_range"
+            if not errors:
+                try:
+                    EngineConfig(detector_mode=options[CONF_DETECTOR_MODE]).with_tuning(options)
+                except ConfigError:
+                    # Every value is in range and the mode comes from its selector, so the one
+                    # rule left to break is the card length ceiling below its target.
+                    errors["insight_max_characters"] = "max_below_target"
+            if not errors:
+                return self.async_create_entry(data=options)
+        return self.async_show_form(
+            step_id="init",
+            data_schema=self.add_suggested_values_to_schema(self._schema(), user_input),
+            errors=errors,
+        )
+
+    def _schema(self) -> vol.Schema:
+        """Return the options schema, defaulting to the entry's current values."""
+        entry = self.config_entry
+        return vol.Schema(
+            {
+                vol.Required(
+                    option.key,
+                    default=entry.options.get(
+                        option.key, entry.data.get(option.key, option.default)
+                    ),
+                ): option.selector
+                for option in OPTION_FIELDS
+            }
+        )

@@ -1,0 +1,820 @@
+"""The proactive engine: sessions, the per-socket lanes, and the way a transcript travels.
+
+transport → :meth:`Connection.handle_text` (protocol) → session buffer and store → detector
+(local rules, then the model when the mode says so) → card → sinks (the socket's insight frame
+and every registered listener). The engine knows no transport and imports no host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from .config import EngineConfig
+from .const import (
+    DETECTOR_HEURISTIC,
+    DETECTOR_HYBRID,
+    ERROR_INVALID_MESSAGE,
+    ERROR_LLM_UNAVAILABLE,
+    HIGH_PRIORITY_INTENTS,
+    SOURCE_FINAL,
+    SOURCE_PARTIAL,
+)
+from .detector import CardDecision, EvaluationRequest, ProactiveDetector
+from .language import (
+    capture_memory,
+    detect_language,
+    is_meaningful,
+    is_question,
+    local_signal,
+    memory_card,
+    name_key,
+)
+from .memory import MemoryEngine
+from .model import ModelError, ModelOutputError, ModelUnavailableError, OllamaModel
+from .protocol import (
+    FeedbackEvent,
+    PingEvent,
+    ProtocolError,
+    TranscriptEvent,
+    error_frame,
+    parse_frame,
+)
+from .session import RecentCard, SessionState, SpeechStream, Utterance, fold
+from .store import InsightRecord, PersonObservation, ProactiveStore, TranscriptRecord
+
+LOGGER = logging.getLogger(__name__)
+
+MAX_SESSIONS: Final = 1000
+FINAL_QUEUE_SIZE: Final = 16
+DEDUPE_HORIZON: Final = timedelta(minutes=10)
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def utcnow() -> datetime:
+    """The default wall clock."""
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Insight:
+    """A card sent to the glasses."""
+
+    insight_id: str
+    event_id: str | None
+    source: str
+    text: str
+    intent: str
+    confidence: float
+    created_at: datetime
+    client_id: str
+    session_id: str
+    language: str
+    memory_ids: tuple[int, ...] = ()
+
+    def frame(self) -> dict[str, Any]:
+        """The wire ``insight`` frame."""
+        return {
+            "type": "insight",
+            "insight_id": self.insight_id,
+            "event_id": self.event_id,
+            "source": self.source,
+            "text": self.text,
+            "intent": self.intent,
+            "confidence": round(self.confidence, 3),
+            "created_at": self.created_at.isoformat(),
+        }
+
+
+@dataclass
+class EngineStats:
+    """Counters for diagnostics and sensors (no personal data)."""
+
+    finals: int = 0
+    partials: int = 0
+    insights: int = 0
+    model_evaluations: int = 0
+    protocol_errors: int = 0
+    open_connections: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class _FinalJob:
+    utterance: Utterance
+    language: str
+    sequence: int
+    answer_question: bool
+
+
+class ProactiveEngine:
+    """One engine per host: owns sessions and connections, uses the store and the model."""
+
+    def __init__(
+        self,
+        config: EngineConfig,
+        store: ProactiveStore,
+        model: OllamaModel,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        memory: MemoryEngine | None = None,
+    ) -> None:
+        """Wire the engine's parts; the host owns store and model lifetimes."""
+        self.config = config
+        self.store = store
+        self.model = model
+        self.clock = clock
+        self.memory = memory or MemoryEngine(store, clock)
+        self.detector = ProactiveDetector(config, model)
+        self.stats = EngineStats()
+        self._sessions: OrderedDict[str, SessionState] = OrderedDict()
+        self._session_locks: dict[str, asyncio.Lock] = {}
+        self._connections: set[Connection] = set()
+        self._insight_listeners: list[Callable[[Insight], None]] = []
+        self._state_listeners: list[Callable[[], None]] = []
+
+    # -- listeners ---------------------------------------------------------------------------
+
+    def add_insight_listener(self, listener: Callable[[Insight], None]) -> Callable[[], None]:
+        """Call ``listener`` with every insight; returns a function that removes it."""
+        self._insight_listeners.append(listener)
+        return lambda: self._insight_listeners.remove(listener)
+
+    def add_state_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` when connections or model status change."""
+        self._state_listeners.append(listener)
+        return lambda: self._state_listeners.remove(listener)
+
+    def _notify_state(self) -> None:
+        for listener in list(self._state_listeners):
+            listener()
+
+    @property
+    def active_sessions(self) -> int:
+        """How many sessions have an open socket."""
+        return sum(1 for s in self._sessions.values() if s.connections > 0)
+
+    # -- sessions ----------------------------------------------------------------------------
+
+    async def session(self, session_id: str, client_id: str) -> SessionState:
+        """Return a session's live state, restoring recent context from the store."""
+        lock = self._session_locks.setdefault(session_id, asyncio.Lock())
+        async with lock:
+            state = self._sessions.get(session_id)
+            if state is not None:
+                self._sessions.move_to_end(session_id)
+                return state
+            state = SessionState(
+                session_id,
+                client_id,
+                self.config.transcript_window_seconds,
+                self.config.transcript_max_items,
+            )
+            await self._restore(state)
+            self._sessions[session_id] = state
+            self._evict()
+            return state
+
+    async def _restore(self, state: SessionState) -> None:
+        now = self.clock()
+        since = now - timedelta(seconds=self.config.transcript_window_seconds)
+        for record in await self.store.recent_transcripts(
+            state.session_id, since, self.config.transcript_max_items
+        ):
+            state.buffer.append(
+                Utterance(
+                    event_id=record.event_id,
+                    text=record.text,
+                    speaker=record.speaker,
+                    language=record.language,
+                    timestamp=record.timestamp,
+                    received_at=max(record.timestamp, since),
+                )
+            )
+        for insight in await self.store.recent_insights(state.session_id, now - DEDUPE_HORIZON):
+            state.recent_cards.append(
+                RecentCard(
+                    text=insight.text,
+                    intent=insight.intent,
+                    source=insight.source,
+                    created_at=insight.created_at,
+                )
+            )
+        for person in await self.store.session_people(state.session_id):
+            state.note_person(person.name_key, person.display_name, person.observation, False)
+
+    def _evict(self) -> None:
+        while len(self._sessions) > MAX_SESSIONS:
+            for session_id, state in self._sessions.items():
+                if state.connections == 0:
+                    del self._sessions[session_id]
+                    self._session_locks.pop(session_id, None)
+                    break
+            else:
+                return
+
+    # -- connections -------------------------------------------------------------------------
+
+    async def connect(
+        self,
+        client_id: str,
+        session_id: str,
+        send: Send,
+        close_socket: Callable[[], Awaitable[Any]] | None = None,
+    ) -> Connection:
+        """Open a connection for a socket; the caller must :meth:`Connection.close` it.
+
+        ``close_socket`` lets :meth:`close` end the socket itself when the host unloads.
+        """
+        state = await self.session(session_id, client_id)
+        connection = Connection(self, state, client_id, send)
+        connection.close_socket = close_socket
+        self._connections.add(connection)
+        state.connections += 1
+        self.stats.open_connections = len(self._connections)
+        self._notify_state()
+        await connection.start()
+        return connection
+
+    def _disconnected(self, connection: Connection) -> None:
+        if connection in self._connections:
+            self._connections.discard(connection)
+            connection.session.connections -= 1
+            self.stats.open_connections = len(self._connections)
+            self._notify_state()
+
+    async def close(self) -> None:
+        """Close every connection: its socket (going away) and its lanes."""
+        for connection in list(self._connections):
+            if connection.close_socket is not None:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await connection.close_socket()
+            await connection.close()
+
+    # -- insights ----------------------------------------------------------------------------
+
+    async def emit(
+        self,
+        connection: Connection,
+        *,
+        text: str,
+        intent: str,
+        confidence: float,
+        source: str,
+        event_id: str | None,
+        language: str,
+        trigger_text: str | None = None,
+        memory_ids: tuple[int, ...] = (),
+    ) -> Insight:
+        """Store a card, remember it for de-duplication, and send it to every sink."""
+        insight = Insight(
+            insight_id=str(uuid.uuid4()),
+            event_id=event_id,
+            source=source,
+            text=text,
+            intent=intent,
+            confidence=confidence,
+            created_at=self.clock(),
+            client_id=connection.client_id,
+            session_id=connection.session.session_id,
+            language=language,
+            memory_ids=memory_ids,
+        )
+        connection.session.recent_cards.append(
+            RecentCard(
+                text=text,
+                intent=intent,
+                source=source,
+                created_at=insight.created_at,
+                trigger_text=trigger_text,
+            )
+        )
+        await self.store.add_insight(
+            InsightRecord(
+                insight_id=insight.insight_id,
+                client_id=insight.client_id,
+                session_id=insight.session_id,
+                event_id=event_id,
+                source=source,
+                text=text,
+                intent=intent,
+                confidence=confidence,
+                created_at=insight.created_at,
+                language=language,
+                memory_ids=memory_ids,
+            )
+        )
+        self.stats.insights += 1
+        await connection.send(insight.frame())
+        for listener in list(self._insight_listeners):
+            try:
+                listener(insight)
+            except Exception:  # a host listener's bug must not cost the user the card
+                LOGGER.exception("Insight listener failed")
+        return insight
+
+    async def save_feedback(self, client_id: str, insight_id: str, useful: bool) -> bool:
+        """Store feedback on a card and pass it to the memories that fed it."""
+        insight = await self.store.get_insight(insight_id)
+        if insight is None or insight.client_id != client_id:
+            return False
+        await self.store.add_feedback(insight_id, client_id, useful, self.clock())
+        await self.memory.feedback(insight.memory_ids, useful)
+        return True
+
+
+class Connection:
+    """One socket's view of the engine: protocol handling and the two single-flight lanes."""
+
+    def __init__(
+        self, engine: ProactiveEngine, session: SessionState, client_id: str, send: Send
+    ) -> None:
+        """Bind the socket's send function; lanes start in :meth:`start`."""
+        self.engine = engine
+        self.session = session
+        self.client_id = client_id
+        self._send = send
+        self.close_socket: Callable[[], Awaitable[Any]] | None = None
+        self._send_lock = asyncio.Lock()
+        self._closed = False
+        self._final_queue: asyncio.Queue[_FinalJob] = asyncio.Queue(FINAL_QUEUE_SIZE)
+        self._final_worker: asyncio.Task[None] | None = None
+        self._stream = SpeechStream()
+        self._partial_wakeup = asyncio.Event()
+        self._partial_worker: asyncio.Task[None] | None = None
+        self._partial_eval: asyncio.Task[None] | None = None
+        self._partial: _PartialTiming = _PartialTiming()
+        self._stream_language = "en"
+
+    @property
+    def config(self) -> EngineConfig:
+        """The engine's configuration."""
+        return self.engine.config
+
+    async def start(self) -> None:
+        """Send ``ready`` and start the lanes."""
+        config = self.config
+        await self.send(
+            {
+                "type": "ready",
+                "client_id": self.client_id,
+                "session_id": self.session.session_id,
+                "model": config.ollama_model,
+                "detector_mode": config.detector_mode,
+                "partial_insights": config.partial_insights,
+                "partial_insight_debounce_ms": config.partial_insight_debounce_ms,
+                "partial_insight_interval_ms": config.partial_insight_interval_ms,
+            }
+        )
+        self._final_worker = asyncio.create_task(self._final_lane(), name="homebuddy final lane")
+        if config.partial_insights:
+            self._partial_worker = asyncio.create_task(
+                self._partial_lane(), name="homebuddy partial lane"
+            )
+
+    async def close(self) -> None:
+        """Cancel the lanes and wait for them; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        tasks = [t for t in (self._partial_eval, self._partial_worker, self._final_worker) if t]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.engine._disconnected(self)
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send one frame; a socket that went away is not an error of the engine."""
+        if self._closed and frame.get("type") != "ready":
+            return
+        async with self._send_lock:
+            try:
+                await self._send(frame)
+            except (ConnectionError, RuntimeError) as err:
+                LOGGER.debug("Frame not sent, socket gone: %s", type(err).__name__)
+
+    async def handle_binary(self) -> None:
+        """Binary frames are not part of the protocol."""
+        self.engine.stats.protocol_errors += 1
+        await self.send(
+            error_frame(ERROR_INVALID_MESSAGE, "binary frames are not supported; send JSON text")
+        )
+
+    async def handle_text(self, raw: str) -> None:
+        """Handle one text frame; every outcome is a frame, never an exception."""
+        try:
+            event = parse_frame(raw, self.engine.clock())
+        except ProtocolError as err:
+            self.engine.stats.protocol_errors += 1
+            await self.send(error_frame(err.code, err.message, event_id=err.event_id))
+            return
+        if isinstance(event, PingEvent):
+            await self.send({"type": "pong"})
+        elif isinstance(event, FeedbackEvent):
+            await self._feedback(event)
+        elif event.is_final:
+            await self._final(event)
+        else:
+            await self._partial_received(event)
+
+    async def _feedback(self, event: FeedbackEvent) -> None:
+        saved = await self.engine.save_feedback(self.client_id, event.insight_id, event.useful)
+        if saved:
+            await self.send({"type": "feedback_saved", "insight_id": event.insight_id})
+        else:
+            await self.send(
+                error_frame(ERROR_INVALID_MESSAGE, f"unknown insight_id {event.insight_id[:64]!r}")
+            )
+
+    # -- finals ------------------------------------------------------------------------------
+
+    async def _final(self, event: TranscriptEvent) -> None:
+        engine, session, config = self.engine, self.session, self.config
+        now = engine.clock()
+        language = detect_language(event.text, event.language)
+        record = TranscriptRecord(
+            event_id=event.event_id,
+            client_id=self.client_id,
+            session_id=session.session_id,
+            text=event.text,
+            speaker=event.speaker,
+            language=event.language or language,
+            timestamp=event.timestamp,
+        )
+        # Stored before any filtering: the transcript is durable before it is acknowledged.
+        await engine.store.add_transcript(record, now)
+        engine.stats.finals += 1
+        utterance = Utterance(
+            event_id=event.event_id,
+            text=event.text,
+            speaker=event.speaker,
+            language=language,
+            timestamp=event.timestamp,
+            received_at=now,
+        )
+        session.buffer.append(utterance)
+        session.final_sequence += 1
+        sequence = session.final_sequence
+        self._cancel_partial_work()
+
+        captured = capture_memory(event.text, language)
+        if captured is not None:
+            await self._ack(event.event_id, triggered=True, reason="strong_local_signal")
+            memory = await engine.memory.remember(
+                self.client_id,
+                captured.kind,
+                captured.content,
+                importance=0.8,
+                source="conversation",
+            )
+            await engine.emit(
+                self,
+                text=memory_card(captured),
+                intent=captured.kind,
+                confidence=0.95,
+                source=SOURCE_FINAL,
+                event_id=event.event_id,
+                language=language,
+                trigger_text=event.text,
+                memory_ids=(memory.id,),
+            )
+            return
+
+        if is_question(event.text, language):
+            if session.answered_recently(event.text, now, DEDUPE_HORIZON):
+                await self._ack(event.event_id, triggered=False, reason="recently_answered")
+                return
+            await self._ack(event.event_id, triggered=True, reason="strong_local_signal")
+            await self._enqueue(
+                _FinalJob(
+                    utterance=utterance, language=language, sequence=sequence, answer_question=True
+                )
+            )
+            return
+
+        mode = config.detector_mode
+        if mode == DETECTOR_HEURISTIC or not is_meaningful(event.text):
+            await self._ack(event.event_id, triggered=False, reason="no_actionable_signal")
+            return
+        signal = local_signal(event.text, language)
+        if mode == DETECTOR_HYBRID and signal is None:
+            await self._ack(event.event_id, triggered=False, reason="no_actionable_signal")
+            return
+        if (
+            session.in_cooldown(now, config.insight_cooldown_seconds)
+            and signal not in HIGH_PRIORITY_INTENTS
+        ):
+            await self._ack(event.event_id, triggered=False, reason="cooldown")
+            return
+        await self._ack(
+            event.event_id,
+            triggered=False,
+            reason="evaluation_queued",
+            evaluation_queued=True,
+            insight_may_follow=True,
+        )
+        await self._enqueue(
+            _FinalJob(
+                utterance=utterance, language=language, sequence=sequence, answer_question=False
+            )
+        )
+
+    async def _ack(self, event_id: str, *, triggered: bool, reason: str, **extra: bool) -> None:
+        await self.send(
+            {
+                "type": "ack",
+                "event_id": event_id,
+                "processed": True,
+                "triggered": triggered,
+                "reason": reason,
+                **extra,
+            }
+        )
+
+    async def _enqueue(self, job: _FinalJob) -> None:
+        if self._final_queue.full():
+            # Bounded: drop the oldest background evaluation; questions are never dropped.
+            kept = []
+            dropped = False
+            while not self._final_queue.empty():
+                queued = self._final_queue.get_nowait()
+                if not dropped and not queued.answer_question:
+                    dropped = True
+                    continue
+                kept.append(queued)
+            for queued in kept:
+                self._final_queue.put_nowait(queued)
+            if not dropped:
+                await self.send(
+                    error_frame(
+                        ERROR_LLM_UNAVAILABLE,
+                        "too many questions are waiting for the model; ask again shortly",
+                        event_id=job.utterance.event_id,
+                        retryable=True,
+                    )
+                )
+                return
+        self._final_queue.put_nowait(job)
+
+    async def _final_lane(self) -> None:
+        while True:
+            job = await self._final_queue.get()
+            if not job.answer_question and job.sequence != self.session.final_sequence:
+                continue  # only the newest utterance can trigger
+            try:
+                await self._run_final(job)
+            except asyncio.CancelledError:
+                raise
+            except ModelError as err:
+                if job.answer_question:
+                    await self.send(
+                        error_frame(
+                            ERROR_LLM_UNAVAILABLE,
+                            "the language model is unavailable; try again shortly"
+                            if isinstance(err, ModelUnavailableError)
+                            else "the language model gave an unusable answer; try again",
+                            event_id=job.utterance.event_id,
+                            retryable=True,
+                        )
+                    )
+
+    async def _run_final(self, job: _FinalJob) -> None:
+        engine, session = self.engine, self.session
+        request, memory_ids = await self._request(
+            newest=job.utterance.text,
+            language=job.language,
+            source=SOURCE_FINAL,
+            answer_question=job.answer_question,
+            exclude_event=job.utterance.event_id,
+        )
+        engine.stats.model_evaluations += 1
+        verdict = await engine.detector.ask(request)
+        # People memory grows only from finals; partial observations stay provisional.
+        observations = [
+            PersonObservation(
+                name_key=name_key(clue.name),
+                display_name=_spelling_in(job.utterance.text, clue.name),
+                observation=clue.observation,
+                created_at=engine.clock(),
+            )
+            for clue in verdict.people
+            if name_key(clue.name)
+        ]
+        decision = engine.detector.decide(verdict, request, session.people)
+        for clue, obs in zip(verdict.people, observations, strict=False):
+            session.note_person(obs.name_key, obs.display_name, obs.observation, clue.stated)
+        await engine.store.add_person_observations(session.session_id, self.client_id, observations)
+        if decision.text is None:
+            if job.answer_question:
+                raise ModelOutputError(f"no answer: {decision.reason}")
+            return
+        if not job.answer_question and not self._may_show(decision, SOURCE_FINAL):
+            return
+        await engine.emit(
+            self,
+            text=decision.text,
+            intent=decision.intent,
+            confidence=decision.confidence,
+            source=SOURCE_FINAL,
+            event_id=job.utterance.event_id,
+            language=job.language,
+            trigger_text=job.utterance.text if job.answer_question else None,
+            memory_ids=memory_ids,
+        )
+
+    def _may_show(self, decision: CardDecision, source: str) -> bool:
+        """Cooldown (unless high priority) and recent-card de-duplication."""
+        now = self.engine.clock()
+        assert decision.text is not None
+        if self.session.duplicate_card(decision.text, now, DEDUPE_HORIZON):
+            return False
+        if decision.intent in HIGH_PRIORITY_INTENTS:
+            return True
+        cooldown = (
+            self.config.partial_insight_cooldown_seconds
+            if source == SOURCE_PARTIAL
+            else self.config.insight_cooldown_seconds
+        )
+        return not self.session.in_cooldown(now, cooldown)
+
+    async def _request(
+        self,
+        *,
+        newest: str,
+        language: str,
+        source: str,
+        answer_question: bool,
+        exclude_event: str | None = None,
+        earlier: str = "",
+    ) -> tuple[EvaluationRequest, tuple[int, ...]]:
+        engine, session = self.engine, self.session
+        now = engine.clock()
+        context = [
+            f"{u.speaker or 'speaker'}: {u.text}"
+            for u in session.buffer.items(now)
+            if u.event_id != exclude_event
+        ]
+        memories = await engine.memory.retrieve(
+            self.client_id, newest, self.config.memory_result_limit
+        )
+        request = EvaluationRequest(
+            newest=newest,
+            language=language,
+            context=context,
+            memories=[f"[{m.kind}] {m.content}" for m in memories],
+            people=dict(session.people),
+            recent_cards=[card.text for card in session.recent_cards][-8:],
+            source=source,
+            answer_question=answer_question,
+            earlier_in_utterance=earlier,
+        )
+        return request, tuple(m.id for m in memories)
+
+    # -- partials ----------------------------------------------------------------------------
+
+    async def _partial_received(self, event: TranscriptEvent) -> None:
+        self.engine.stats.partials += 1
+        queued = self.config.partial_insights
+        if queued:
+            self._stream.update(event.text, event.event_id)
+            self._stream_language = detect_language(self._stream.text, event.language)
+            self._partial.revision_at(asyncio.get_running_loop().time())
+            self._partial_wakeup.set()
+        frame: dict[str, Any] = {
+            "type": "ack",
+            "event_id": event.event_id,
+            "processed": False,
+            "reason": "partial",
+            "evaluation_queued": queued,
+            "insight_may_follow": queued,
+        }
+        await self.send(frame)
+
+    def _cancel_partial_work(self) -> None:
+        """A final makes the partial work of its utterance stale."""
+        if self._partial_eval is not None and not self._partial_eval.done():
+            self._partial_eval.cancel()
+        self._stream.reset()
+        self._partial.clear()
+
+    async def _partial_lane(self) -> None:
+        loop = asyncio.get_running_loop()
+        debounce = self.config.partial_insight_debounce_ms / 1000
+        interval = self.config.partial_insight_interval_ms / 1000
+        while True:
+            await self._partial_wakeup.wait()
+            self._partial_wakeup.clear()
+            while self._partial.pending:
+                fire_at = self._partial.next_evaluation_at(debounce, interval)
+                delay = fire_at - loop.time()
+                if delay > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._partial_wakeup.wait(), delay)
+                    self._partial_wakeup.clear()
+                    continue
+                self._partial.started(loop.time())
+                self._partial_eval = asyncio.create_task(
+                    self._evaluate_partial(), name="homebuddy partial evaluation"
+                )
+                # Waiting on the task without awaiting it directly keeps a cancelled
+                # evaluation from cancelling the lane itself.
+                await asyncio.wait({self._partial_eval})
+                self._partial_eval = None
+
+    async def _evaluate_partial(self) -> None:
+        engine, session = self.engine, self.session
+        focus = self._stream.focus()
+        if not focus or not is_meaningful(focus):
+            return
+        now = engine.clock()
+        if session.in_cooldown(now, self.config.partial_insight_cooldown_seconds) and not (
+            is_question(focus, self._stream_language)
+            or local_signal(focus, self._stream_language) in HIGH_PRIORITY_INTENTS
+        ):
+            return
+        earlier = self._stream.text[: self._stream.focus_offset].strip()
+        request, memory_ids = await self._request(
+            newest=focus,
+            language=self._stream_language,
+            source=SOURCE_PARTIAL,
+            answer_question=False,
+            earlier=earlier,
+        )
+        engine.stats.model_evaluations += 1
+        try:
+            verdict = await engine.detector.ask(request)
+        except ModelError:
+            return  # background evaluation: no card; the failure is logged and counted
+        decision = engine.detector.decide(verdict, request, session.people)
+        if decision.text is None or not self._may_show(decision, SOURCE_PARTIAL):
+            return
+        spoken = self._stream.text
+        self._stream.mark_card()
+        await engine.emit(
+            self,
+            text=decision.text,
+            intent=decision.intent,
+            confidence=decision.confidence,
+            source=SOURCE_PARTIAL,
+            event_id=self._stream.event_id,
+            language=self._stream_language,
+            # The speech a partial card answered: its final must not ask for it again.
+            trigger_text=spoken,
+            memory_ids=memory_ids,
+        )
+
+
+def _spelling_in(text: str, name: str) -> str:
+    """The name as the transcript spells it (models often change capitalisation)."""
+    index = fold(text).find(fold(name))
+    if index >= 0 and len(fold(text)) == len(text):
+        return text[index : index + len(name)]
+    return name
+
+
+@dataclass
+class _PartialTiming:
+    """When the partial lane should next evaluate (monotonic seconds).
+
+    Debounce coalesces fast revisions; during unbroken speech the newest partial is still
+    sampled, at most once per interval (start to start).
+    """
+
+    pending: bool = False
+    first_pending_at: float = 0.0
+    last_revision_at: float = 0.0
+    last_start_at: float | None = None
+
+    def revision_at(self, now: float) -> None:
+        """A new partial revision arrived."""
+        if not self.pending:
+            self.pending = True
+            self.first_pending_at = now
+        self.last_revision_at = now
+
+    def next_evaluation_at(self, debounce: float, interval: float) -> float:
+        """When the newest pending revision should be evaluated."""
+        settled = self.last_revision_at + debounce
+        sampled = self.first_pending_at + max(interval, debounce)
+        fire_at = min(settled, sampled)
+        if self.last_start_at is not None:
+            fire_at = max(fire_at, self.last_start_at + interval)
+        return fire_at
+
+    def started(self, now: float) -> None:
+        """An evaluation of the newest revision starts now."""
+        self.pending = False
+        self.last_start_at = now
+
+    def clear(self) -> None:
+        """Nothing is pending any more (the utterance became final)."""
+        self.pending = False

@@ -1,0 +1,2298 @@
+"""Local, deterministic language rules: language, questions, reminders, cues and hints.
+
+Everything here is a pure function over text, with no model call and no I/O. The rules are
+general grammar rules (question words followed by question structure, auxiliary inversion,
+verb-first questions, feasibility forms, request verbs) for English, Greek, French, Spanish,
+German, Italian and Portuguese rather than lists of example sentences. Text is compared in a
+"folded" form (case-folded, diacritics removed, typographic apostrophes unified), except where
+an accent carries grammar (French "où"/"ou", Spanish "cuándo"/"cuando", Greek "πού"/"που").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import shape_card
+from .const import (
+    INTENT_CORRECTION,
+    INTENT_DECISION,
+    INTENT_DEFINITION,
+    INTENT_FACT_CHECK,
+    INTENT_REMINDER,
+    INTENT_TASK,
+    INTENT_WARNING,
+)
+
+SUPPORTED_LANGUAGES: Final = ("en", "el", "fr", "es", "de", "it", "pt")
+DEFAULT_LANGUAGE: Final = "en"
+
+KIND_REMINDER: Final = INTENT_REMINDER
+KIND_TASK: Final = INTENT_TASK
+
+
+@dataclass(frozen=True, slots=True)
+class CapturedMemory:
+    """A reminder or task captured from an utterance, ready to be stored and shown."""
+
+    kind: str  # "reminder" | "task"
+    content: str
+    language: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Normalisation
+# ---------------------------------------------------------------------------------------------
+
+_CHAR_TABLE: Final = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u02bc": "'",
+        "\u00b4": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u00a0": " ",
+        "\u202f": " ",
+    }
+)
+_SPECIAL_FOLD: Final = {"ø": "o", "đ": "d", "ł": "l", "ı": "i", "ŀ": "l", "ħ": "h"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    """Fold one character: remove diacritics and case-fold (may return several characters)."""
+    decomposed = unicodedata.normalize("NFD", char)
+    base = "".join(c for c in decomposed if not unicodedata.combining(c)) or char
+    folded = base.casefold()
+    return _SPECIAL_FOLD.get(folded, folded)
+
+
+def _fold(text: str) -> str:
+    """Return ``text`` case-folded, without diacritics and with unified apostrophes."""
+    return "".join(_fold_char(c) for c in text.translate(_CHAR_TABLE))
+
+
+def _fold_aligned(text: str) -> str:
+    """Fold ``text`` keeping exactly one output character per input character."""
+    out: list[str] = []
+    for char in text.translate(_CHAR_TABLE):
+        folded = _fold_char(char)
+        if len(folded) != 1:
+            lower = char.lower()
+            folded = lower if len(lower) == 1 else char
+        out.append(folded)
+    return "".join(out)
+
+
+def _fold_pattern(pattern: str) -> str:
+    """Fold the literal characters of a regular expression, leaving escapes and groups intact."""
+    out: list[str] = []
+    for piece in re.split(r"(\(\?P<\w+>)", pattern):
+        if piece.startswith("(?P<"):
+            out.append(piece)
+            continue
+        out.append(_fold_regex_piece(piece))
+    return "".join(out)
+
+
+def _fold_regex_piece(pattern: str) -> str:
+    """Fold the literal characters of a fragment of a regular expression."""
+    out: list[str] = []
+    escaped = False
+    for char in pattern:
+        if escaped:
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            out.append(char)
+            escaped = True
+        else:
+            folded = _fold_aligned(char)
+            out.append(folded)
+    return "".join(out)
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    """Compile a pattern written in natural spelling against folded text."""
+    return re.compile(_fold_pattern(pattern))
+
+
+def _fs(*words: str) -> frozenset[str]:
+    """Return the folded forms of ``words``."""
+    return frozenset(_fold(w) for w in words)
+
+
+def _fw(text: str) -> frozenset[str]:
+    """Return the folded forms of the whitespace-separated words of ``text``."""
+    return _fs(*text.split())
+
+
+def _base_code(code: str | None) -> str | None:
+    """Return the base language code of a hint such as "fr-FR" or "EL", or None."""
+    if not code:
+        return None
+    base = re.split(r"[-_\s.]", code.strip().lower(), maxsplit=1)[0]
+    return base if base.isalpha() and 2 <= len(base) <= 3 else None
+
+
+_GREEK_RE: Final = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+_LETTER_RE: Final = re.compile(r"[^\W\d_]")
+_WORD_RE: Final = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+_ACCENT_RE: Final = re.compile(r"[^\x00-\x7f]")
+
+
+def _has_letters(text: str) -> bool:
+    """Return True when ``text`` contains at least one letter."""
+    return bool(_LETTER_RE.search(text))
+
+
+def _words(text: str) -> list[str]:
+    """Return the folded words of ``text``."""
+    return _WORD_RE.findall(_fold(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# Language detection
+# ---------------------------------------------------------------------------------------------
+
+_LEXICON: Final[dict[str, frozenset[str]]] = {
+    "en": _fw(
+        "the and is are was were you i to of it that this with have has for not be we they "
+        "my your can do does did what where when why who how would could should will there "
+        "here about just me an at if so but or don't dont it's im i'm what's whats want need "
+        "please thanks yes yeah okay know think going remind"
+    ),
+    "fr": _fw(
+        "le la les des du de un une est et je tu il elle nous vous ils elles pas ne que qui "
+        "ce c'est avec pour dans sur mais où au aux très moi toi on ça quoi comment pourquoi "
+        "quand oui non merci bonjour j'ai suis es sont faut peux veux combien quel quelle me te se "
+        "est-ce qu'est-ce alors bon euh voilà d'accord rappelle-moi aussi être avoir"
+    ),
+    "es": _fw(
+        "el la los las un una es y que de en no por para con está estoy yo tú usted muy "
+        "pero qué cómo dónde cuándo porque hay del al lo se mi sí gracias hola puedo puedes "
+        "podría quiero tengo necesito cuánto cuál quién pues bueno vale también ahora esto me te "
+        "era estaba hasta donde cuando como ayer mañana hoy"
+    ),
+    "de": _fw(
+        "der die das und ist ich du nicht ein eine mit auf für zu den dem es sie wir ihr "
+        "wie was wo wann warum kann können könnte bitte danke ja nein auch noch aber oder "
+        "sehr haben habe bin sind gibt weißt muss mich mir dir wer welche also heute wenn "
+        "kommt gehen schon mal doch bist hast hat kannst willst möchtest kommst fährt"
+    ),
+    "it": _fw(
+        "il lo la gli le un una è e di che non per con sono sei io tu lui lei noi voi ma "
+        "molto come dove quando perché cosa chi grazie ciao questo quello anche della del "
+        "nel alla posso potrei puoi vorrei devo ho hai quanto quale sì allora ricordami me te si "
+        "mi ti ci ero era sempre oggi domani ieri vuoi cosa ne pensi possiamo c'è dove"
+    ),
+    "pt": _fw(
+        "o a os as um uma é e de do da dos das que não para com em no na eu você ele ela "
+        "nós muito como onde quando porque obrigado obrigada isso esse essa está estou são "
+        "tem mas posso poderia pode preciso tenho quanto qual quem sim então também lembra me te "
+        "se eu era tinha você vocês hoje amanhã ontem vai fica"
+    ),
+}
+_WORD_WEIGHT: Final[dict[str, dict[str, float]]] = {}
+for _lang, _vocabulary in _LEXICON.items():
+    for _word in _vocabulary:
+        _owners = [code for code, vocab in _LEXICON.items() if _word in vocab]
+        _WORD_WEIGHT.setdefault(_word, {})[_lang] = 1.0 / len(_owners)
+
+_CHAR_HINTS: Final[dict[str, dict[str, float]]] = {
+    "ñ": {"es": 3.0},
+    "¿": {"es": 3.0},
+    "¡": {"es": 3.0},
+    "ß": {"de": 3.0},
+    "ä": {"de": 1.5},
+    "ö": {"de": 1.5},
+    "ü": {"de": 1.0},
+    "ã": {"pt": 3.0},
+    "õ": {"pt": 3.0},
+    "ç": {"fr": 1.0, "pt": 1.0},
+    "œ": {"fr": 3.0},
+    "è": {"fr": 0.7, "it": 0.7},
+    "ù": {"fr": 1.0, "it": 0.5},
+    "ì": {"it": 2.0},
+    "ò": {"it": 2.0},
+    "ê": {"fr": 1.0, "pt": 0.8},
+    "â": {"fr": 1.0, "pt": 0.8},
+    "ô": {"fr": 1.0, "pt": 0.8},
+    "î": {"fr": 1.5},
+    "û": {"fr": 1.5},
+    "ë": {"fr": 1.0},
+    "ï": {"fr": 1.0},
+    "á": {"es": 0.7, "pt": 0.7},
+    "í": {"es": 0.7, "pt": 0.5},
+    "ó": {"es": 0.7, "pt": 0.5},
+    "ú": {"es": 0.7, "pt": 0.5},
+}
+_SUFFIX_HINTS: Final[tuple[tuple[str, str, float], ...]] = (
+    ("ción", "es", 1.5),
+    ("ção", "pt", 2.0),
+    ("ções", "pt", 2.0),
+    ("zione", "it", 1.5),
+    ("zioni", "it", 1.5),
+    ("ung", "de", 1.0),
+    ("lich", "de", 1.0),
+    ("eux", "fr", 1.0),
+    ("eau", "fr", 1.0),
+    ("mente", "es", 0.3),
+    ("ing", "en", 0.5),
+    ("evo", "it", 1.0),
+    ("avo", "it", 0.7),
+    ("ava", "pt", 0.4),
+    ("ndo", "es", 0.2),
+    ("ão", "pt", 2.0),
+    ("ões", "pt", 2.0),
+    ("tion", "en", 0.3),
+)
+_SCRIPT_LANGUAGES: Final[tuple[tuple[str, str], ...]] = (
+    (r"[\u0370-\u03ff\u1f00-\u1fff]", "el"),
+    (r"[\u3040-\u30ff]", "ja"),
+    (r"[\uac00-\ud7af\u1100-\u11ff]", "ko"),
+    (r"[\u4e00-\u9fff]", "zh"),
+    (r"[\u0400-\u04ff]", "ru"),
+    (r"[\u0600-\u06ff]", "ar"),
+    (r"[\u0590-\u05ff]", "he"),
+    (r"[\u0900-\u097f]", "hi"),
+    (r"[\u0e00-\u0e7f]", "th"),
+)
+_SCRIPT_RES: Final = tuple((re.compile(p), code) for p, code in _SCRIPT_LANGUAGES)
+
+
+def _script_language(text: str) -> str | None:
+    """Return the language implied by a non-Latin script covering most letters, if any."""
+    letters = _LETTER_RE.findall(text)
+    if not letters:
+        return None
+    for regex, code in _SCRIPT_RES:
+        count = len(regex.findall(text))
+        if count and count * 2 >= len(letters):
+            return code
+    return None
+
+
+def _language_scores(text: str) -> dict[str, float]:
+    """Score each Latin-script language by its function words, letters and suffixes."""
+    scores = dict.fromkeys(_LEXICON, 0.0)
+    lowered = text.lower()
+    for token in _WORD_RE.findall(lowered.translate(_CHAR_TABLE)):
+        folded = _fold(token)
+        for code, weight in _WORD_WEIGHT.get(folded, {}).items():
+            scores[code] += weight
+        head = folded.split("'", 1)[0]
+        if "'" in folded and head in {"j", "c", "qu", "l", "d", "n", "s", "m", "t"}:
+            scores["fr"] += 0.5
+        for suffix, code, weight in _SUFFIX_HINTS:
+            if token.endswith(suffix) and len(token) > len(suffix) + 2:
+                scores[code] += weight
+    for char in lowered:
+        for code, weight in _CHAR_HINTS.get(char, {}).items():
+            scores[code] += weight
+    return scores
+
+
+def _detect(text: str) -> tuple[str, float]:
+    """Return the best language for ``text`` and the evidence behind it."""
+    script = _script_language(text)
+    if script is not None:
+        return script, 10.0
+    scores = _language_scores(text)
+    best = max(scores, key=lambda code: (scores[code], code == DEFAULT_LANGUAGE))
+    if scores[best] <= 0.0:
+        return DEFAULT_LANGUAGE, 0.0
+    return best, scores[best]
+
+
+def detect_language(text: str, hint: str | None = None) -> str:
+    """Return the base language code of ``text``; a given hint ("fr-FR", "EL") always wins."""
+    base = _base_code(hint)
+    if base is not None:
+        return base
+    return _detect(text or "")[0]
+
+
+def _rule_languages(text: str, language: str | None) -> list[str]:
+    """Return the languages whose rules should be applied to ``text``, most likely first."""
+    hinted = _base_code(language)
+    detected, evidence = _detect(text)
+    ordered: list[str] = []
+    for code in (hinted, detected):
+        if code is not None and code not in ordered:
+            ordered.append(code)
+    if _script_language(text) is None:
+        scores = _language_scores(text)
+        close = sorted(
+            (code for code, score in scores.items() if score >= max(0.5, evidence * 0.6)),
+            key=lambda code: -scores[code],
+        )
+        ordered.extend(code for code in close if code not in ordered)
+    if hinted is None and evidence < 0.5:
+        ordered.extend(code for code in SUPPORTED_LANGUAGES if code not in ordered)
+    return ordered
+
+
+# ---------------------------------------------------------------------------------------------
+# Segmentation
+# ---------------------------------------------------------------------------------------------
+
+_ELISION_HEADS: Final = frozenset(
+    {
+        "j",
+        "c",
+        "qu",
+        "l",
+        "d",
+        "n",
+        "s",
+        "m",
+        "t",
+        "jusqu",
+        "lorsqu",
+        "puisqu",
+        "quoiqu",
+        "presqu",
+        "dov",
+        "com",
+        "cos",
+        "quand",
+        "qual",
+        "un",
+        "all",
+        "dell",
+        "nell",
+        "sull",
+        "dall",
+        "quell",
+        "quest",
+        "v",
+        "μ",
+        "σ",
+        "τ",
+    }
+)
+_SENTENCE_RE: Final = re.compile(
+    r"[.!?\u2026]+(?=[\s\"'\u201d\u00bb)]|$)|[;\u037e\u0387\u00b7\u3002\uff01\uff1f\n\r\u00bf\u00a1\u203d\u061f]+"
+)
+_CLAUSE_RE: Final = re.compile(r"[,:，、]+|\s[-–—]+\s|[–—]")
+_GREEK_OTI_RE: Final = re.compile(r"\b([οΟόΌ]),\s?(τι|ΤΙ|Τι)\b")
+
+
+_ANSWER_WORDS: Final = _fw("yes yeah yep yup no nope nah oui ouais non nein ja jo sim não nao")
+_ANSWER_RAW: Final = frozenset({"sí", "sì", "ναι", "όχι", "οχι"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    """One clause of an utterance: folded words, accented lowercase words, original words."""
+
+    words: tuple[str, ...]
+    raw: tuple[str, ...]
+    orig: tuple[str, ...]
+    index: int
+    accented: bool
+    previous: tuple[str, ...] = ()
+    after_answer: bool = False
+
+
+def _split_elision(token: str) -> list[str]:
+    """Split French/Italian elisions ("j'étais" → "j'", "étais"), keeping English contractions."""
+    if "'" not in token:
+        return [token]
+    head, _, tail = token.partition("'")
+    if tail and _fold(head) in _ELISION_HEADS:
+        return [head + "'", *_split_elision(tail)]
+    return [token]
+
+
+def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Return (folded, lowercase-accented, original) tokens of a clause."""
+    orig: list[str] = []
+    for match in _WORD_RE.finditer(segment.translate(_CHAR_TABLE)):
+        orig.extend(_split_elision(match.group()))
+    raw = tuple(t.lower() for t in orig)
+    return tuple(_fold(t) for t in raw), raw, tuple(orig)
+
+
+def _sentences(text: str) -> list[str]:
+    """Split an utterance into sentences."""
+    text = _GREEK_OTI_RE.sub(r"\1τι", text)
+    return [s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s)]
+
+
+def _clauses(sentence: str, accented: bool) -> list[_Clause]:
+    """Split a sentence into clauses at commas, colons and dashes."""
+    result: list[_Clause] = []
+    for part in _CLAUSE_RE.split(sentence):
+        words, raw, orig = _tokenize(part)
+        if words:
+            previous = result[-1] if result else None
+            after_answer = previous is not None and all(
+                w in _ANSWER_WORDS or r in _ANSWER_RAW
+                for w, r in zip(previous.words, previous.raw, strict=True)
+            )
+            result.append(
+                _Clause(
+                    words,
+                    raw,
+                    orig,
+                    len(result),
+                    accented,
+                    previous.words if previous else (),
+                    after_answer,
+                )
+            )
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """A clause after its leading fillers were removed."""
+
+    words: tuple[str, ...]
+    raw: tuple[str, ...]
+    orig: tuple[str, ...]
+    answered: bool  # a yes/no answer word was removed from its start
+    clause: _Clause
+
+
+_FILLER_SOURCES: list[str] = []
+
+
+def _fillers(text: str) -> frozenset[str]:
+    """Return the folded filler words of ``text`` and remember their accented spelling."""
+    _FILLER_SOURCES.append(text.lower())
+    return _fw(text)
+
+
+def _is_filler(word: str, raw: str, fillers: frozenset[str]) -> bool:
+    """Return True for a filler; an accented word only matches its accented filler spelling."""
+    if word not in fillers:
+        return False
+    return raw == word or raw in _raw_fillers()
+
+
+@functools.cache
+def _raw_fillers() -> frozenset[str]:
+    """Return every filler word in its accented, lowercase spelling."""
+    return frozenset(w for source in _FILLER_SOURCES for w in source.split())
+
+
+def _strip(clause: _Clause, fillers: frozenset[str]) -> _Body:
+    """Remove leading fillers, vocatives and answer words from a clause."""
+    start = 0
+    answered = clause.after_answer
+    words = clause.words
+    while start < len(words):
+        word = words[start]
+        if word in _ANSWER_WORDS or clause.raw[start] in _ANSWER_RAW:
+            answered = True
+        elif not _is_filler(word, clause.raw[start], fillers):
+            break
+        start += 1
+    return _Body(words[start:], clause.raw[start:], clause.orig[start:], answered, clause)
+
+
+def _starts(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> int:
+    """Return the length of the first phrase that ``words`` starts with, or 0."""
+    for phrase in phrases:
+        if tuple(words[: len(phrase)]) == phrase:
+            return len(phrase)
+    return 0
+
+
+def _phrases(*items: str) -> tuple[tuple[str, ...], ...]:
+    """Return folded word tuples for "|"-separated phrases, longest first."""
+    tuples = {tuple(_fold(p).split()) for item in items for p in item.split("|") if p.strip()}
+    return tuple(sorted(tuples, key=len, reverse=True))
+
+
+def _ends_with(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    """Return True when ``words`` ends with one of ``phrases``."""
+    return any(len(words) >= len(p) and tuple(words[-len(p) :]) == p for p in phrases)
+
+
+# ---------------------------------------------------------------------------------------------
+# Question rules shared by several languages
+# ---------------------------------------------------------------------------------------------
+
+_OR_NOT: Final = _phrases(
+    "or not", "ou pas", "ou non", "o no", "oder nicht", "o no", "ou não", "ή όχι", "η όχι"
+)
+_OR_NOT_BLOCKERS: Final = _fw("whether if que si ob se αν όπως")
+_AND_YOU: Final = _phrases(
+    "and you|and yourself|what about you|how about you|et toi|et vous|y tú|y usted|und du|"
+    "und sie|und dir|e tu|e lei|e você|e voce|κι εσύ|και εσύ|κι εσείς|και εσείς"
+)
+_AND_YOU_LEADS: Final = _fw(
+    "fine good well ok okay great alright bien gut bene bem καλά καλα tudo bom ça va bien"
+)
+
+
+def _generic_question(words: Sequence[str]) -> bool:
+    """Language-independent spoken patterns: "… or not", "fine, and you"."""
+    if _ends_with(words, _OR_NOT) and not (set(words) & _OR_NOT_BLOCKERS):
+        return True
+    for phrase in _AND_YOU:
+        if len(words) >= len(phrase) and tuple(words[-len(phrase) :]) == phrase:
+            rest = words[: -len(phrase)]
+            if not rest or rest[-1] in _AND_YOU_LEADS:
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# English
+# ---------------------------------------------------------------------------------------------
+
+_EN_FILLERS: Final = _fillers(
+    "so um umm uh uhh er erm well okay ok hey oh ah and but alright right like look listen "
+    "hmm hm mm anyway anyways also please sorry excuse wait actually then"
+)
+_EN_PRONOUNS: Final = _fw(
+    "i you we they he she it u ya y'all yall everyone everybody anyone anybody someone "
+    "somebody nobody one people there"
+)
+_EN_DETERMINERS: Final = _fw(
+    "this that these those the a an my your our his her their its any some all both each "
+    "either neither mom mum dad mommy daddy grandma grandpa mother father"
+)
+_EN_SUBJECTS: Final = _EN_PRONOUNS | _EN_DETERMINERS
+_EN_PERSONAL: Final = _fw("i you we they he she it there u ya y'all yall")
+_EN_NOMINATIVE: Final = _fw("i you we they he she u ya y'all yall")
+_EN_AUX_ANY: Final = _fw("is are isn't isnt aren't arent")
+_EN_AUX_ANY_BLOCK: Final = _fw("what fine ok okay good true cool great nice done over not")
+_EN_AUX_SUBJ: Final = _fw(
+    "was were wasn't wasnt weren't werent can could would should will does did doesn't "
+    "doesnt didn't didnt can't cant couldn't couldnt wouldn't wouldnt shouldn't shouldnt "
+    "won't has hasn't hasnt haven't havent am ain't"
+)
+_EN_AUX_PRON: Final = _fw("may might must shall mustn't")
+_EN_AUX_DO: Final = _fw("do don't dont have")
+_EN_AUX_ALL: Final = (
+    _EN_AUX_ANY | _EN_AUX_SUBJ | _EN_AUX_PRON | _EN_AUX_DO | _fw("had need 's 're 'd 'll 've 'm")
+)
+_EN_WH: Final = _fw("what where when who whom whose why how which")
+_EN_WH_CONTRACTIONS: Final = _fw(
+    "what's whats where's wheres when's whens who's whos how's hows why's whys what're "
+    "whatre where're how're who're what'd where'd how'd who'd why'd what'll who'll where'll "
+    "how'll what've who've whatcha wassup whaddya"
+)
+_EN_WH_OPENERS: Final = _fw("not else exactly about if now then come for to ever")
+_EN_HOW_DEGREE: Final = _fw("much many long far often old soon")
+_EN_TAGS: Final = frozenset({("right",), ("correct",), ("isn't", "it"), ("or", "what")})
+_EN_INDIRECT: Final = _phrases(
+    "any idea|any ideas|anyone know|anybody know|anyone knows|anybody knows|mind if|wanna|"
+    "got a minute|got any|care to|want to|want some|want me to"
+)
+_EN_WONDER: Final = _phrases(
+    "i wonder|i was wondering|i'm wondering|im wondering|i am wondering|wondering|"
+    "i'd like to know|id like to know|i would like to know|i want to know|i'd love to know|"
+    "i need to know|i'm curious|im curious|i am curious"
+)
+_EN_TELL_ME: Final = _phrases("tell me", "remind me", "show me", "explain")
+_EN_TELL_FOLLOW: Final = _EN_WH | _fw("if whether about")
+_EN_YOU_KNOW: Final = _phrases("you know", "ya know", "y'know", "do you know", "know")
+_EN_YOU_KNOW_FOLLOW: Final = _fw("if whether where when how who why which")
+_EN_PREPOSITIONS: Final = _fw("to for from in on at with by of about into")
+_EN_PAST_COPULA: Final = _fw("is was are were")
+_EN_IRREGULAR_PAST: Final = _fw("went came made said got took gave did happened")
+
+
+def _en_subject_ok(body: _Body, position: int, allowed: frozenset[str]) -> bool:
+    """Return True when the token at ``position`` can be the subject of an inverted question."""
+    if position >= len(body.words):
+        return False
+    word = body.words[position]
+    if word in allowed:
+        return True
+    original = body.orig[position]
+    return original[:1].isupper() and not original.isupper() and word not in _EN_AUX_ALL
+
+
+def _q_en(body: _Body) -> bool:
+    """English spoken-question rules."""
+    words = body.words
+    if not words:
+        return False
+    if _starts(words, _EN_INDIRECT) and not body.answered:
+        return True
+    wonder = _starts(words, _EN_WONDER)
+    if wonder and len(words) > wonder and words[wonder] in _EN_TELL_FOLLOW:
+        return True
+    told = _starts(words, _EN_TELL_ME)
+    if told and len(words) > told and words[told] in _EN_TELL_FOLLOW:
+        return True
+    known = _starts(words, _EN_YOU_KNOW)
+    if known and len(words) > known and words[known] in _EN_YOU_KNOW_FOLLOW:
+        return True
+    if len(words) > 1 and words[0] in _EN_PREPOSITIONS and words[1] in _EN_WH:
+        words = words[1:]
+        body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
+    first = words[0]
+    if first in _EN_WH_CONTRACTIONS:
+        later = words[1:]
+        return not (set(later) & _EN_PAST_COPULA) and (not later or later[0] != "more")
+    if first in _EN_WH:
+        return _en_wh(body)
+    if body.clause.index > 0 and first in _EN_AUX_ALL:
+        return _en_subject_ok(body, 1, _EN_PERSONAL)
+    if first in _EN_AUX_ANY:
+        return len(words) > 1 and words[1] not in _EN_AUX_ANY_BLOCK
+    if first in _EN_AUX_SUBJ:
+        return _en_subject_ok(body, 1, _EN_SUBJECTS)
+    if first in _EN_AUX_PRON:
+        return _en_subject_ok(body, 1, _EN_PERSONAL)
+    if first in _EN_AUX_DO:
+        return _en_subject_ok(body, 1, _EN_NOMINATIVE | _fw("anyone anybody people everyone"))
+    return False
+
+
+def _en_wh(body: _Body) -> bool:
+    """English wh-question structure after a question word."""
+    words = body.words
+    wh = words[0]
+    rest = list(words[1:])
+    if rest[:2] in (["the", "hell"], ["the", "heck"], ["on", "earth"], ["the", "fuck"]):
+        rest = rest[2:]
+    if not rest:
+        return True
+    nxt = rest[0]
+    if nxt in _EN_AUX_ALL:
+        return not (wh == "which" and rest[1:2] and rest[1] in _EN_WH)
+    if nxt in _EN_WH_OPENERS or (wh == "how" and nxt == "so"):
+        return True
+    if nxt in _EN_PERSONAL:
+        return False
+    if wh in {"where", "when", "why"}:
+        return False
+    if wh in {"who", "whom"}:
+        return True
+    if nxt in {"a", "an"}:
+        return False
+    if wh == "which" and rest[1:2] and rest[1] in _EN_WH | {"means", "meant"}:
+        return False
+    if rest[1:2] == ["of"] and nxt in {"kind", "sort", "type", "part"}:
+        rest = [nxt, *rest[2:]]
+    if wh == "what" and (nxt.endswith("ed") or nxt in _EN_IRREGULAR_PAST or nxt.endswith("s")):
+        return not set(rest[1:]) & _EN_PAST_COPULA
+    for word in rest[1:4]:
+        if word in _EN_AUX_ALL:
+            return True
+        if word in _EN_NOMINATIVE or word == "of":
+            return False
+    if wh == "how":
+        return nxt in _EN_HOW_DEGREE
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# French
+# ---------------------------------------------------------------------------------------------
+
+_FR_FILLERS: Final = _fillers(
+    "alors bon ben bah euh eh donc et mais enfin bref voilà tiens écoute écoutez "
+    "bon ok okay hein attends attendez sinon pardon excuse-moi excusez-moi hum"
+)
+_FR_SUBJECTS: Final = _fw("je j' tu il elle on nous vous ils elles ce c' ça cela ceci")
+_FR_VERBS: Final = _fw(
+    "est sont était étaient va vont vas allez fait font fais faites faut peut peux peuvent "
+    "pouvez pouvons doit dois devons devez a as ont avez avons part pars partent partez "
+    "arrive arrivent commence commencent finit finissent ouvre ouvrent ferme ferment coûte "
+    "coûtent vaut sais sait savez veut veux voulez vient viennent viens venez dit dis pense "
+    "penses pensez crois croit croyez se s' passe reste restent sera seront serait aurait "
+    "y faudrait prend prends prenez mange manges habite habites habitez s'appelle"
+)
+_FR_INVERSION_RE: Final = re.compile(
+    r"^[a-z]+(?:-t)?-(?:je|tu|il|elle|on|ils|elles|ce|nous|vous)(?:-[a-z]+)?$"
+)
+_FR_NOUS_VOUS_VERBS: Final = _fw(
+    "pouvez voulez avez êtes allez savez pourriez voudriez devez connaissez pensez croyez "
+    "faites avons sommes pouvons devons allons pourrions voulons savons aimez préférez "
+    "habitez comprenez parlez souhaitez désirez auriez seriez feriez iriez prenez venez "
+    "partez trouvez voyez mangez"
+)
+_FR_NOT_INVERSION: Final = _fw("rendez-vous peut-être c'est-à-dire")
+_FR_WH_ALWAYS: Final = _fw("pourquoi comment combien qui quoi lequel laquelle lesquels lesquelles")
+_FR_QUEL: Final = _fw("quel quelle quels quelles")
+_FR_REQUEST: Final = _phrases(
+    "tu pourrais|vous pourriez|tu saurais|vous sauriez|tu aurais|vous auriez|tu veux|"
+    "vous voulez|tu voudrais|vous voudriez|ça te dit|ça vous dit|ça te dérange|"
+    "ça vous dérange|ça vous ennuie|ça te va|ça vous va|je me demande|on se demande|"
+    "y a-t-il"
+)
+_FR_REQUEST_BLOCK: Final = _fw("dire")
+_FR_CAN: Final = _phrases("tu peux", "vous pouvez", "tu pourrais", "vous pourriez")
+_FR_CLITICS: Final = _fw("me m' nous lui leur le la l' les en y te t'")
+_FR_KNOW: Final = _phrases("tu sais", "vous savez", "tu connais", "vous connaissez")
+_FR_HAVE: Final = _phrases("tu as", "vous avez", "t'as")
+_FR_HAVE_FOLLOW: Final = _fw(
+    "du de d' des un une l'heure vu entendu fini compris pensé reçu essayé mangé lu"
+)
+_FR_TELL: Final = _phrases("dis-moi", "dites-moi", "dis moi", "dites moi", "explique-moi")
+_FR_WH_FOLLOW: Final = _fw(
+    "si s' où ou quand comment pourquoi qui quoi combien quel quelle quels quelles ce"
+)
+_FR_TAGS: Final = frozenset({("non",), ("hein",), ("pas", "vrai"), ("n'est-ce", "pas")})
+_FR_PREPOSITIONS: Final = _fw("à de pour avec dans chez par depuis jusqu'à vers sur en")
+_FR_IN_SITU_BLOCK: Final = _fw("importe sais sait savoir demande demandé dire idée")
+_FR_IMPERFECT_RE: Final = re.compile(r"(?:ais|ait|aient|ions|iez)$")
+
+
+def _q_fr(body: _Body) -> bool:
+    """French spoken-question rules."""
+    words = body.words
+    if not words:
+        return False
+    for index, word in enumerate(words):
+        if "est-ce" in word:
+            return True
+        if (
+            word == "est"
+            and words[index + 1 : index + 2] == ("ce",)
+            and (index == 0 or words[index - 1] != "c'")
+            and words[index + 2 : index + 3] in (("que",), ("qu'",), ("qui",))
+        ):
+            return True
+        if _fr_inversion(word):
+            return True
+    requested = _starts(words, _FR_REQUEST)
+    if requested and not body.answered:
+        return not (len(words) > requested and words[requested] in _FR_REQUEST_BLOCK)
+    can = _starts(words, _FR_CAN)
+    if can and len(words) > can and words[can] in _FR_CLITICS:
+        return True
+    knows = _starts(words, _FR_KNOW)
+    if knows and len(words) > knows and words[knows] in _FR_WH_FOLLOW:
+        return True
+    has = _starts(words, _FR_HAVE)
+    if has and len(words) > has and not body.answered:
+        follow = words[has]
+        if follow in _FR_HAVE_FOLLOW or (follow == "l'" and words[has + 1 : has + 2] == ("heure",)):
+            return True
+    told = _starts(words, _FR_TELL)
+    if told and len(words) > told and words[told] in _FR_WH_FOLLOW:
+        return True
+    if _fr_in_situ(body):
+        return True
+    if (
+        len(words) > 1
+        and words[0] in _FR_PREPOSITIONS
+        and (words[1] in _FR_WH_ALWAYS | _FR_QUEL or body.raw[1] == "où")
+    ):
+        words = words[1:]
+        body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
+    first = words[0]
+    rest = words[1:]
+    if rest[:1] in (("que",), ("qu'",)) and first in {"quoi", "qui", "ou"}:
+        return False
+    if words[:2] == ("comment", "dire"):
+        return False
+    if first in _FR_WH_ALWAYS:
+        return not (first == "combien" and rest[:1] and rest[0] in _FR_SUBJECTS)
+    if body.raw[0] == "où":
+        return not rest or rest[0] not in {"que", "qu'"}
+    if first == "quand":
+        if not rest:
+            return True
+        if rest[0] in _FR_SUBJECTS or _FR_IMPERFECT_RE.search(rest[0]):
+            return False
+        return rest[0] in _FR_VERBS
+    if first in {"que", "qu'"}:
+        return bool(rest) and (rest[0].endswith(("er", "ir", "re")) and len(rest[0]) > 3)
+    if first in _FR_QUEL:
+        for word in rest[:4]:
+            if word in {"que", "qu'"}:
+                return False
+            if word in _FR_VERBS or word in _FR_SUBJECTS:
+                return True
+        return False
+    return False
+
+
+def _fr_in_situ(body: _Body) -> bool:
+    """Return True for a French question word left at the end ("on part quand", "c'est qui")."""
+    words, raw = body.words, body.raw
+    if len(words) < 2:
+        return False
+    last = raw[-1]
+    before = words[-2]
+    if before in _FR_IN_SITU_BLOCK or (len(words) > 2 and words[-3] in _FR_IN_SITU_BLOCK):
+        return False
+    if last in {"quoi", "combien", "où", "quand", "comment", "pourquoi"}:
+        return True
+    for index in range(1, len(words) - 1):
+        blocked = set(words[max(0, index - 2) : index]) & _FR_IN_SITU_BLOCK
+        if words[index] in {"quoi", "combien"} and not blocked:
+            return True
+    if last == "qui" and before in {"est", "c'est", "avec", "pour", "à", "chez", "de"}:
+        return True
+    for index, word in enumerate(words[1:-1], start=1):
+        if word in _FR_QUEL and words[index - 1] in {"à", "a", "de", "pour", "dans", "en"}:
+            return words[index - 1] != "ne"
+    return False
+
+
+def _fr_inversion(word: str) -> bool:
+    """Return True for a French hyphenated subject inversion ("vient-il", "pourrais-je")."""
+    if word in _FR_NOT_INVERSION or not _FR_INVERSION_RE.match(word):
+        return False
+    parts = word.split("-")
+    pronoun = parts[-1] if parts[-1] not in {"en", "y", "le", "la", "les"} else parts[-2]
+    if pronoun in {"nous", "vous"}:
+        return parts[0] in _FR_NOUS_VOUS_VERBS
+    return pronoun in {"je", "tu", "il", "elle", "on", "ils", "elles", "ce"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Spanish
+# ---------------------------------------------------------------------------------------------
+
+_ES_FILLERS: Final = _fillers(
+    "pues bueno entonces eh este oye oiga mira mire y pero vale bien venga ok okey hombre "
+    "perdón perdona disculpa disculpe"
+)
+_ES_WH_ACCENTED: Final = frozenset(
+    {
+        "qué",
+        "quién",
+        "quiénes",
+        "dónde",
+        "adónde",
+        "cuándo",
+        "cómo",
+        "cuánto",
+        "cuánta",
+        "cuántos",
+        "cuántas",
+        "cuál",
+        "cuáles",
+    }
+)
+_ES_WH_PLAIN: Final = _fw("que quien quienes donde adonde cuando como cuanto cuanta cuantos cuál")
+_ES_PLAIN_FOLLOW: Final = _fw(
+    "es esta está estas estás estan están son puedo puedes se queda hora tal vas va "
+    "vamos cuesta cuestan sale llega abre cierra empieza pasa haces hace quieres"
+)
+_ES_PREPOSITIONS: Final = _fw("a de en con por para desde hasta sobre")
+_ES_VERBS: Final = _fw(
+    "es son era fue está están estás hay hace haces hacemos hago pasa pasó quieres quiere "
+    "tienes tiene opinas piensas crees dices dice dijo significa vas va vamos sabes sé "
+    "puedo puedes puede podemos necesitas necesito te me se le les nos os lo la tal"
+)
+_ES_EXCLAMATIVE_TAIL: Final = _fw("tan más de que")
+_ES_FEASIBLE: Final = _phrases(
+    "puedo|puedes|podemos|pueden|podría|podrías|podríamos|podrían|puede usted|"
+    "podría usted|se puede|se podría|me puedes|me podrías|me podría|me puede|nos puedes|"
+    "nos podrías|le importa|te importa|le importaría|te importaría|sería posible|"
+    "es posible|quieres|queréis|sabes|sabe usted|sabéis|me dices|me dice|me ayudas|"
+    "me ayuda|tienes idea|tiene idea|hay alguna|hay algún|me pregunto|has visto|"
+    "habéis visto|te apetece|te parece|le parece"
+)
+_ES_FEASIBLE_BLOCK: Final = _fw("ser que haber llover nada")
+_ES_TELL: Final = _phrases("dime", "dígame", "digame", "cuéntame")
+_ES_TAGS: Final = frozenset({("verdad",), ("no",), ("cierto",)})
+_ES_IMPERFECT_RE: Final = re.compile(r"(?:aba|abas|ábamos|aban|ía|ías|íamos|ían)$")
+
+
+def _q_es(body: _Body) -> bool:
+    """Spanish spoken-question rules (accents distinguish "cuándo" from "cuando")."""
+    words, raw = body.words, body.raw
+    if not words:
+        return False
+    start = 0
+    if len(raw) > 1 and words[0] in _ES_PREPOSITIONS and raw[1] in _ES_WH_ACCENTED:
+        start = 1
+    if raw[0] == "por" and len(raw) > 1 and raw[1] == "qué":
+        return True
+    head = raw[start]
+    rest = words[start + 1 :]
+    if head in {"que", "qué", "quien", "quién"} and start == 0 and rest[:1] == ("dices",):
+        return True
+    if head in _ES_WH_ACCENTED:
+        if head == "cómo" and rest[:1] == ("no",):
+            return False
+        if head == "qué" and rest and rest[0] not in _ES_VERBS:
+            tail = rest[1:]
+            if any(w in _ES_VERBS for w in tail):
+                return True
+            return len(tail) >= 2 and not set(tail) & _ES_EXCLAMATIVE_TAIL
+        return True
+    if words[start] in _ES_WH_PLAIN and not body.clause.accented and rest:
+        return rest[0] in _ES_PLAIN_FOLLOW
+    told = _starts(words, _ES_TELL)
+    if told and len(raw) > told and (raw[told] in _ES_WH_ACCENTED or words[told] == "si"):
+        return True
+    feasible = _starts(words, _ES_FEASIBLE)
+    if feasible and not body.answered:
+        following = words[feasible : feasible + 1]
+        return not following or following[0] not in _ES_FEASIBLE_BLOCK
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Italian
+# ---------------------------------------------------------------------------------------------
+
+_IT_FILLERS: Final = _fillers(
+    "allora beh be' boh dunque quindi senti senta ecco e ma ok okay insomma cioè guarda "
+    "scusa scusi ehm eh"
+)
+_IT_WH_ALWAYS: Final = _fw("chi cosa quanto quanta quanti quante quale quali qual qual' cos'")
+_IT_WH_ANY: Final = _IT_WH_ALWAYS | _fw("che dove dov' quando come perché")
+_IT_ARTICLES: Final = _fw("il lo la i gli le l' un una uno un'")
+_PT_ARTICLES: Final = _fw("o a os as um uma uns umas")
+_ROMANCE_VERB_RE: Final = re.compile(r"(?:iamo|amos|emos|imos|ete|ate|ite|ono|ão)$")
+_ROMANCE_DETERMINERS: Final = _fw(
+    "il lo la i gli le l' un una uno un' del della dello dei degli delle al allo alla ai "
+    "agli alle dal dalla dai nel nella nei sul sulla mio mia tuo tua suo sua nostro nostra "
+    "questo questa quel quella di a da in con per su tra fra "
+    "o a os as um uma do da dos das ao aos no na nos nas pelo pela meu minha teu tua seu "
+    "sua nosso nossa este esta esse essa aquele aquela de em com por para"
+)
+_ROMANCE_NOT_VERBS: Final = _fw(
+    "presto molto troppo poco subito tanto pronto dentro dopo ancora mario cedo logo muito "
+    "pouco tudo todo depois centro prossimo próximo"
+)
+_IT_PREPOSITIONS: Final = _fw("a da di in con per su fino tra fra")
+_IT_WHERE: Final = _fw("dove dov'")
+_IT_WHEN: Final = _fw("quando quand'")
+_IT_HOW: Final = _fw("come com'")
+_IT_PRONOUNS: Final = _fw("io tu lui lei noi voi loro")
+_IT_CLITICS: Final = _fw("mi ti ci vi si ne lo la li le gli")
+_IT_MODALS: Final = _fw(
+    "posso devo voglio possiamo dobbiamo vogliamo andiamo puoi devi vuoi può deve vuole "
+    "potrei potremmo dovrei"
+)
+_IT_IMPERFECT_RE: Final = re.compile(
+    r"^(?:ero|eri|era|eravamo|eravate|erano|avevo|avevi|aveva)$|"
+    r"(?:avo|evo|ivo|ava|eva|iva|avamo|evamo|ivamo|avano|evano|ivano)$"
+)
+_IT_HOW_STATEMENT: Final = _fw(
+    "se ho abbiamo hai detto dicevo dicevi sai sapete sa vuoi volete preferisci preferite "
+    "sempre previsto d'accordo al solito promesso"
+)
+_IT_FEASIBLE: Final = _phrases(
+    "posso|puoi|può|possiamo|potrei|potresti|potremmo|potreste|potrebbe|mi puoi|"
+    "mi potresti|mi può|mi potrebbe|ci puoi|ci potresti|mi sai|sai|sapete|sa|vuoi|volete|"
+    "ti va|vi va|ti dispiace|le dispiace|si può|si potrebbe|è possibile|sarebbe possibile|"
+    "hai visto|hai sentito|avete visto|hai tempo|hai idea|c'è modo|mi chiedo|mi domando|hai|"
+    "avete"
+)
+_IT_FEASIBLE_BLOCK: Final = _fw("essere che piovere darsi ragione torto")
+_IT_VERBS: Final = frozenset(
+    {
+        "è",
+        "e'",
+        "sono",
+        "sei",
+        "siamo",
+        "siete",
+        "fa",
+        "fai",
+        "fate",
+        "facciamo",
+        "ci",
+        "si",
+        "mi",
+        "ti",
+        "hai",
+        "ha",
+        "abbiamo",
+        "avete",
+        "hanno",
+        "vuoi",
+        "vuole",
+        "dici",
+        "dice",
+        "pensi",
+        "succede",
+        "significa",
+        "serve",
+        "servono",
+        "costa",
+        "costano",
+        "devo",
+        "posso",
+        "può",
+        "puoi",
+        "c'",
+    }
+)
+_IT_TELL: Final = _phrases("dimmi", "mi dici", "mi dica", "mi sai dire")
+_IT_TAGS: Final = frozenset({("vero",), ("no",), ("giusto",)})
+_IT_FIRST_PERSON_RE: Final = re.compile(r"(?<!iam)o$")
+
+
+def _q_it(body: _Body) -> bool:
+    """Italian spoken-question rules."""
+    words = body.words
+    if not words:
+        return False
+    if len(words) > 1 and words[0] in _IT_PREPOSITIONS and words[1] in _IT_WH_ANY:
+        words = words[1:]
+        body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
+    first = words[0]
+    rest = list(words[1:])
+    if first == "che" and rest[:1] == ["cosa"]:
+        return True
+    if first in _IT_WH_ALWAYS:
+        return not (rest and _IT_IMPERFECT_RE.search(rest[0]))
+    if first == "perche":
+        if not rest:
+            return True
+        verb = rest[1] if rest[0] in _IT_PRONOUNS and len(rest) > 1 else rest[0]
+        if rest[0] == "io" or verb in {"sono", "ho"}:
+            return False
+        return not (verb.endswith("o") and verb not in _IT_MODALS and rest[0] != "non")
+    if first in _IT_WHERE:
+        return not (rest and (_IT_IMPERFECT_RE.search(rest[0]) or rest[0] in {"io", "noi"}))
+    if first in _IT_WHEN:
+        return _romance_when(rest, _IT_PRONOUNS, _IT_CLITICS, _IT_MODALS, _IT_IMPERFECT_RE)
+    if first in _IT_HOW:
+        if rest[:1] == ["mai"] or not rest:
+            return True
+        verb = rest[1] if rest[0] in _IT_CLITICS - {"si"} and len(rest) > 1 else rest[0]
+        return not (verb in _IT_HOW_STATEMENT or _IT_IMPERFECT_RE.search(verb))
+    if first == "che":
+        if not rest or rest[0] in _IT_PRONOUNS:
+            return False
+        if any(w in _IT_VERBS for w in body.raw[1:5]):
+            return True
+        return _verb_before_article(rest, _IT_ARTICLES)
+    told = _starts(words, _IT_TELL)
+    if told:
+        return True
+    feasible = _starts(words, _IT_FEASIBLE)
+    if feasible and not body.answered:
+        following = words[feasible : feasible + 1]
+        return not following or following[0] not in _IT_FEASIBLE_BLOCK
+    return False
+
+
+def _verb_before_article(rest: Sequence[str], articles: frozenset[str]) -> bool:
+    """Return True for "noun verb article …" after "che"/"que" ("che ora chiude il museo")."""
+    if len(rest) >= 3 and rest[2] in articles:
+        return True
+    return any(_ROMANCE_VERB_RE.search(word) for word in rest[1:3])
+
+
+def _romance_when(
+    rest: Sequence[str],
+    pronouns: frozenset[str],
+    clitics: frozenset[str],
+    modals: frozenset[str],
+    imperfect: re.Pattern[str],
+) -> bool:
+    """Question reading of Italian/Portuguese "quando" (also "when"-subordinator)."""
+    index = 0
+    while index < len(rest) and (rest[index] in pronouns or rest[index] in clitics):
+        index += 1
+    if index >= len(rest):
+        return not rest
+    verb = rest[index]
+    if verb in modals:
+        return True
+    if imperfect.search(verb):
+        return False
+    if _IT_FIRST_PERSON_RE.search(verb) and len(verb) > 2:
+        return False
+    if verb.endswith(("ar", "er", "ir")) and len(verb) > 3:
+        return False
+    return not _main_clause_follows(rest[index + 1 :])
+
+
+def _main_clause_follows(words: Sequence[str]) -> bool:
+    """Return True when a first-person verb follows a "when" clause ("quando piove resto…")."""
+    for position, word in enumerate(words):
+        if len(word) < 3 or not _IT_FIRST_PERSON_RE.search(word) or word in _ROMANCE_NOT_VERBS:
+            continue
+        context = set(words[max(0, position - 2) : position])
+        if not context & _ROMANCE_DETERMINERS:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Portuguese
+# ---------------------------------------------------------------------------------------------
+
+_PT_FILLERS: Final = _fillers(
+    "então entao bom bem olha olhe e mas ok okay tipo pois né enfim ah desculpa desculpe ei oi"
+)
+_PT_PRONOUNS: Final = _fw("eu tu você voce ele ela nós nos vocês voces eles elas")
+_PT_CLITICS: Final = _fw("me te se nos lhe o a")
+_PT_MODALS: Final = _fw(
+    "posso devo tenho vou podemos devemos temos vamos pode deve tem vai preciso precisa "
+    "consigo conseguimos quer querem"
+)
+_PT_IMPERFECT_RE: Final = re.compile(
+    r"^(?:era|eras|éramos|eramos|eram|tinha|tinhamos)$|"
+    r"(?:ava|avas|ávamos|avamos|avam|ia|ias|íamos|iamos|iam)$"
+)
+_PT_COPULA_RAW: Final = frozenset({"é", "foi", "era"})
+_PT_VERBS_RAW: Final = frozenset(
+    {
+        "é",
+        "são",
+        "foi",
+        "tem",
+        "têm",
+        "há",
+        "faz",
+        "fazes",
+        "está",
+        "estás",
+        "estão",
+        "quer",
+        "queres",
+        "acha",
+        "achas",
+        "aconteceu",
+        "houve",
+        "significa",
+        "custa",
+        "custam",
+        "vai",
+        "vais",
+        "vamos",
+        "pode",
+        "posso",
+        "devo",
+        "fica",
+        "ficam",
+        "se",
+        "me",
+        "te",
+    }
+)
+_PT_HOW_STATEMENT: Final = _fw(
+    "disse dizia falei falava sabe sabes sabem sempre combinado quiser queira quiserem "
+    "quieras quiera quieran "
+    "previsto de costume"
+)
+_PT_WH_ALWAYS: Final = _fw("quem qual quais quanto quanta quantos quantas porquê")
+_PT_FEASIBLE: Final = _phrases(
+    "posso|pode|podes|podemos|poderia|poderias|poderíamos|você pode|voce pode|"
+    "você poderia|voce poderia|tu podes|tu poderias|será que|sera que|dá para|da para|"
+    "dá pra|da pra|tem como|sabe|sabes|você sabe|voce sabe|queres|você quer|voce quer|"
+    "você tem|voce tem|tens|me pode|pode me|me ajuda|me diz|me diga|me fala|me pergunto|"
+    "pergunto-me|eu me pergunto|é possível|seria possível|há algum|tem algum|existe algum|"
+    "você viu|viste|se importa|você se importa|quer|vocês querem"
+)
+_PT_FEASIBLE_BLOCK: Final = _fw("ser que chover dizer razão")
+_PT_PREPOSITIONS: Final = _fw("a de em com para por até desde")
+_PT_WH_ANY: Final = _fw("que quem onde quando como quanto quanta quantos quantas qual quais")
+_PT_TAGS: Final = frozenset(
+    {("né",), ("não",), ("certo",), ("não", "é"), ("nao",), ("ne",), ("verdade",)}
+)
+
+
+def _q_pt(body: _Body) -> bool:
+    """Portuguese spoken-question rules."""
+    words, raw = body.words, body.raw
+    if not words:
+        return False
+    if raw[0] == "por" and words[1:2] == ("que",):
+        return True
+    if len(words) > 1 and words[0] in _PT_PREPOSITIONS and words[1] in _PT_WH_ANY:
+        words = words[1:]
+        body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
+        raw = body.raw
+    first = words[0]
+    rest = list(words[1:])
+    if first == "o" and rest[:1] == ["que"]:
+        return not any(w in _PT_COPULA_RAW for w in raw[3:])
+    if raw[0] == "por" and rest[:1] == ["que"]:
+        return True
+    if raw[0] == "porquê" or (first in _PT_WH_ALWAYS and raw[0] != "porque"):
+        return True
+    if first == "que":
+        if not rest or rest[0] in _PT_PRONOUNS:
+            return False
+        if rest[0] in {"tal", "horas", "hora", "dia"} or any(w in _PT_VERBS_RAW for w in raw[1:5]):
+            return True
+        return _verb_before_article(rest, _PT_ARTICLES)
+    if first in {"onde", "aonde"}:
+        if rest and _PT_IMPERFECT_RE.search(rest[0]):
+            return False
+        if rest[:1] == ["eu"] and len(rest) > 1:
+            return rest[1] in _PT_MODALS
+        return True
+    if first == "quando":
+        return _romance_when(rest, _PT_PRONOUNS, _PT_CLITICS, _PT_MODALS, _PT_IMPERFECT_RE)
+    if first == "como":
+        if not rest:
+            return True
+        index = 1 if rest[0] in _PT_PRONOUNS and len(rest) > 1 else 0
+        verb = rest[index]
+        if verb in _PT_HOW_STATEMENT or _PT_IMPERFECT_RE.search(verb):
+            return False
+        return not (rest[0] == "se" and len(rest) > 1 and rest[1].endswith(("sse", "ssem")))
+    feasible = _starts(words, _PT_FEASIBLE)
+    if feasible and not body.answered:
+        following = words[feasible : feasible + 1]
+        return not following or following[0] not in _PT_FEASIBLE_BLOCK
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# German
+# ---------------------------------------------------------------------------------------------
+
+_DE_FILLERS: Final = _fillers(
+    "also äh ähm hm hmm na naja und aber ok okay mal hör schau übrigens entschuldigung sorry moment"
+)
+_DE_WH: Final = _fw(
+    "wer wen wem wessen was wo wann warum wieso weshalb weswegen wie welche welcher welches "
+    "welchem welchen woher wohin womit wofür worüber wozu woran worauf wovon wodurch"
+)
+_DE_PRONOUNS: Final = _fw("ich du er sie es wir ihr man")
+_DE_ARTICLES: Final = _fw(
+    "der die das den dem des ein eine einen einem einer mein meine dein deine sein seine "
+    "unser unsere euer eure ihre ihr"
+)
+_DE_SUBORDINATORS: Final = _fw(
+    "wenn als weil dass daß ob obwohl während bevor nachdem damit falls sobald seit seitdem "
+    "bis da sodass indem solange sofern"
+)
+_DE_ADVERBS: Final = _fw(
+    "heute morgen gestern jetzt dann da hier dort so nun auch nicht doch noch schon immer "
+    "nie oft bitte danke gut klar vielleicht eigentlich leider zuerst danach später gleich "
+    "sofort bald deshalb deswegen trotzdem damals manchmal natürlich sicher wirklich echt "
+    "ganz sehr mal halt eben genau ja nein stimmt richtig super toll schade"
+)
+_DE_VERBS: Final = _fw(
+    "ist sind bist seid war waren warst wart hast hat habt haben hatte hattest hatten kann "
+    "kannst können könnt könnte könntest könnten darf darfst dürfen dürfte dürftest soll "
+    "sollst sollen sollte solltest sollten muss musst müssen müsste musste will willst "
+    "wollen wollt wollte möchtest möchten möchte magst mögen würde würdest würden wird wirst "
+    "werden werdet gibt gab geht gehst gehen kommst kommt kommen weißt wisst wissen kennst "
+    "kennt kennen brauchst braucht brauchen machst macht machen tust tut glaubst denkst "
+    "meinst findest siehst hilfst hilft fährt fährst heißt regnet passt stimmt klappt läuft "
+    "habe bin kostet kosten dauert fängt beginnt öffnet schließt fahren fährt gefällt"
+)
+_DE_HOW_DEGREE: Final = _fw("viel viele lange alt spät oft weit groß teuer schnell hoch")
+_DE_TOPIC_DROP_TAIL: Final = _fw(
+    "nicht nichts schon auch gern gerne doch ja noch mal machen vergessen verstehen gemacht "
+    "gesagt gesehen so"
+)
+_DE_DROP_EXTRA: Final = _fw("sein passieren klar egal")
+_DE_VERB_SUFFIX_RE: Final = re.compile(r"(?:st|t|en|e)$")
+_DE_INDIRECT: Final = _phrases("ich frage mich", "ich frag mich", "sag mir", "sagen sie mir")
+_DE_TAGS: Final = frozenset(
+    {("oder",), ("nicht", "wahr"), ("ne",), ("gell",), ("stimmt's",), ("oder", "nicht")}
+)
+
+
+def _q_de(body: _Body) -> bool:
+    """German spoken-question rules (W-questions with verb second, verb-first questions)."""
+    words = body.words
+    if not words:
+        return False
+    if _starts(words, _DE_INDIRECT):
+        return True
+    if words[:2] == ("sag", "mal") or words[:2] == ("sagen", "sie"):
+        words = words[2:]
+        if not words:
+            return False
+    first = words[0]
+    rest = words[1:]
+    if first in _DE_WH:
+        if not rest:
+            return True
+        nxt = rest[0]
+        if nxt == "auch" or rest[:2] == ("immer", "auch"):
+            return False
+        if first == "was" and nxt == "fur":
+            return any(w in _DE_VERBS for w in rest[1:])
+        if nxt in _DE_PRONOUNS or nxt in _DE_ARTICLES or nxt in _DE_SUBORDINATORS:
+            return False
+        if first == "wie" and nxt not in _DE_VERBS:
+            if nxt in _DE_HOW_DEGREE:
+                return len(rest) == 1 or rest[1] not in _DE_PRONOUNS | _DE_SUBORDINATORS
+            if nxt in {"bitte", "denn", "so", "geht's", "gehts"}:
+                return True
+            after = rest[1:2]
+            return bool(after) and (after[0] in _DE_VERBS or _followed_by_pronoun(rest, 1))
+        return True
+    previous = body.clause.previous
+    if body.answered or (previous and previous[0] in _DE_SUBORDINATORS | _DE_WH):
+        return False
+    if first in _DE_VERBS and rest:
+        if rest[0] == "ich" and set(rest[1:]) <= _DE_TOPIC_DROP_TAIL and len(rest) <= 3:
+            return False
+        if len(rest) <= 2 and set(rest) <= _DE_TOPIC_DROP_TAIL | _DE_ADVERBS | _DE_DROP_EXTRA:
+            return False
+        return not (len(rest) == 1 and rest[0].startswith("ge") and rest[0].endswith(("t", "en")))
+    excluded = _DE_WH | _DE_SUBORDINATORS | _DE_PRONOUNS | _DE_ARTICLES | _DE_ADVERBS
+    if (
+        first not in excluded
+        and _DE_VERB_SUFFIX_RE.search(first)
+        and rest
+        and rest[0] in {"du", "ihr", "sie", "er", "es", "wir", "man"}
+    ):
+        return len(rest) > 1 and not set(rest[1:]) <= _DE_TOPIC_DROP_TAIL
+    return False
+
+
+def _followed_by_pronoun(words: Sequence[str], index: int) -> bool:
+    """Return True when ``words[index + 1]`` is a subject pronoun."""
+    return index + 1 < len(words) and words[index + 1] in _DE_PRONOUNS
+
+
+# ---------------------------------------------------------------------------------------------
+# Greek
+# ---------------------------------------------------------------------------------------------
+
+_EL_FILLERS: Final = _fillers(
+    "λοιπόν ε εε εεε μμ α αχ και αλλά δηλαδή άκου άκουσε κοίτα βασικά ρε μωρέ οκ εντάξει "
+    "συγγνώμη καλά ωραία"
+)
+_EL_WH_ALWAYS: Final = _fw(
+    "ποιος ποια ποιο ποιοι ποιες ποιον ποιου ποιας ποιων ποιανού ποιανής μήπως άραγε "
+    "ποιός ποιά ποιό"
+)
+_EL_WH_SCAN: Final = _fw("τι πόσο πόση πόσος πόσα πόσοι πόσες πόσους πόσων")
+_EL_WH_NOTONOS: Final = _fw("που πως")
+_EL_FIRST_PERSON_RE: Final = re.compile(r"(?:ω|ουμε|μαι|μαστε|ημουν|ημουνα)$")
+_EL_VERB_RE: Final = re.compile(
+    r"(?:ω|ει|εισ|ουμε|ουνε|ουν|ετε|ειτε|αι|ομαι|εσαι|εται|ονται|ηκε|ηκα|ηκεσ|ησε|ισε|ασε|"
+    r"ευε|ανε|αμε|ατε|ησα|ισα|ασα)$"
+)
+_EL_VERB_WORDS: Final = _fw(
+    "θα να δεν μην είναι ήταν έχει έχεις λες θες πας πάμε ξέρεις ξέρει γίνεται έγινε "
+    "συμβαίνει κάνει κάνεις λέει είπες είπε έκανες έφυγε κάνουμε ώρα"
+)
+_EL_SCAN_ALWAYS: Final = _fw("νέα άλλο άλλα κάνεις λες γίνεται έγινε")
+_EL_FEASIBLE: Final = _phrases(
+    "μπορώ|μπορείς|μπορείτε|μπορούμε|θα μπορούσα|θα μπορούσες|θα μπορούσε|θα μπορούσαμε|"
+    "θα μπορούσατε|θα μπορούσαν|θα ήθελες|θα θέλατε|θα ήθελε|θα σε πείραζε|θα σας πείραζε|"
+    "θα ήταν δυνατόν|θα ήταν εύκολο|ξέρεις|ξέρετε|ξέρει κανείς|ξέρει κανένας|θέλεις|"
+    "θέλετε|θες|γίνεται να|υπάρχει κάποιο|υπάρχει κάποια|υπάρχει κάποιος|υπάρχει κανένα|"
+    "υπάρχει καμία|υπάρχει κανένας|υπάρχει περίπτωση|υπάρχουν|έχεις ιδέα|έχετε ιδέα|"
+    "έχεις χρόνο|έχετε χρόνο|σε πειράζει|σας πειράζει|μου λες|μου λέτε|μου δίνεις|"
+    "μου δίνετε|μας λέτε|μας λες|με βοηθάς|με βοηθάτε|είναι δυνατόν|είναι εντάξει αν|"
+    "αναρωτιέμαι|πες μου|πείτε μου|είδες|είδατε|άκουσες|έχεις|έχετε"
+)
+_EL_FEASIBLE_BLOCK: Final = _fw("δίκιο λάθος")
+_EL_TAGS: Final = frozenset(
+    {
+        ("έτσι",),
+        ("σωστά",),
+        ("έτσι", "δεν", "είναι"),
+        ("δεν", "είναι"),
+        ("εσύ",),
+        ("εσείς",),
+    }
+)
+_EL_TAGS_FOLDED: Final = frozenset(tuple(_fold(w) for w in tag) for tag in _EL_TAGS)
+
+
+def _q_el(body: _Body) -> bool:
+    """Greek spoken-question rules (tonos distinguishes πού/πώς from που/πως)."""
+    words, raw = body.words, body.raw
+    if not words:
+        return False
+    first = words[0]
+    rest = words[1:]
+    if first in _EL_WH_ALWAYS:
+        return True
+    if raw[0] in {"πού", "πώς"}:
+        return rest[:2] not in ((_fold("και"), _fold(raw[0])),)
+    if first in _EL_WH_NOTONOS and not body.clause.accented and body.clause.index == 0:
+        return True
+    if first == _fold("πότε"):
+        if raw[0] == "ποτέ":
+            return False
+        return not (raw[0] == "ποτε" and rest[:1] == (_fold("δεν"),))
+    if first == _fold("γιατί"):
+        if not rest:
+            return True
+        if rest[0] in {_fold("δεν"), _fold("να"), _fold("θα")}:
+            return True
+        return not (rest[0] == _fold("εγώ") or _EL_FIRST_PERSON_RE.search(rest[0]))
+    if first in _EL_WH_SCAN:
+        if rest and rest[0] in _EL_SCAN_ALWAYS:
+            return True
+        for index, word in enumerate(rest):
+            if word == _fold("που"):
+                return False
+            if word in _EL_VERB_WORDS or (index > 0 and _EL_VERB_RE.search(word)):
+                return True
+            if index == 0 and _EL_VERB_RE.search(word):
+                return True
+        return False
+    feasible = _starts(words, _EL_FEASIBLE)
+    if not feasible or body.answered:
+        return False
+    return not (len(words) > feasible and words[feasible] in _EL_FEASIBLE_BLOCK)
+
+
+# ---------------------------------------------------------------------------------------------
+# Questions
+# ---------------------------------------------------------------------------------------------
+
+_Tags = frozenset[tuple[str, ...]]
+_RULES: Final[dict[str, tuple[Callable[[_Body], bool], frozenset[str], _Tags]]] = {
+    "en": (_q_en, _EN_FILLERS, _EN_TAGS),
+    "fr": (_q_fr, _FR_FILLERS, _FR_TAGS),
+    "es": (_q_es, _ES_FILLERS, _ES_TAGS),
+    "de": (_q_de, _DE_FILLERS, _DE_TAGS),
+    "it": (_q_it, _IT_FILLERS, _IT_TAGS),
+    "pt": (_q_pt, _PT_FILLERS, _PT_TAGS),
+    "el": (_q_el, _EL_FILLERS, _EL_TAGS_FOLDED),
+}
+_EXPLICIT_MARKS: Final = frozenset("?\uff1f\u00bf\u203d\u2e2e\u061f\u037e")
+_GREEK_SEMICOLON_RE: Final = re.compile(r";(?=[\s\"'”»)]*(?:$|\s))")
+
+
+def _explicit_question(text: str, language: str | None) -> bool:
+    """Return True for explicit question punctuation ("?", "？", "¿", Greek ";")."""
+    if any(mark in text for mark in _EXPLICIT_MARKS):
+        return True
+    for match in _GREEK_SEMICOLON_RE.finditer(text):
+        before = re.split(r"[.!?·;\n]", text[: match.start()])[-1]
+        if language == "el" or _GREEK_RE.search(before):
+            return True
+    return False
+
+
+def is_question(text: str, language: str | None = None) -> bool:
+    """Return True when the newest utterance asks a question, with or without punctuation."""
+    if not text or not _has_letters(text):
+        return False
+    text = unicodedata.normalize("NFC", text)
+    if _explicit_question(text, _base_code(language)):
+        return True
+    sentences = _sentences(text)
+    if not sentences:
+        return False
+    accented = bool(_ACCENT_RE.search(text))
+    languages = [code for code in _rule_languages(text, language) if code in _RULES]
+    for sentence in sentences[-2:]:
+        for clause in _clauses(sentence, accented):
+            if _generic_question(clause.words):
+                return True
+            for code in languages:
+                rule, fillers, tags = _RULES[code]
+                if clause.index > 0 and clause.words in tags:
+                    return True
+                body = _strip(clause, fillers)
+                if body.words and rule(body):
+                    return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Reminders and tasks
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _CaptureRule:
+    """A reminder/task pattern: its kind, whether a question may match, and its regex."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    allow_question: bool = False
+    check_task: bool = False
+
+
+def _rule(kind: str, pattern: str, *, question: bool = False, task: bool = False) -> _CaptureRule:
+    """Build a capture rule from a pattern written in natural spelling."""
+    return _CaptureRule(kind, _compile(pattern), question, task)
+
+
+_CAPTURE_FILLERS_RE: Final = _compile(
+    r"(?:(?:ok(?:ay)?|so|and|um+|uh+|hey|oh|well|also|alright|right|please|alors|bon|ben|euh|"
+    r"et|donc|ah|λοιπόν|ε+|και|εντάξει|pues|bueno|y|oye|mira|vale|und|na|naja|allora|e|beh|"
+    r"senti|então|bom|olha|homebuddy|assistant)\b[\s,]*)+"
+)
+_EN_CAN_YOU: Final = r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
+_FR_CAN_YOU: Final = (
+    r"(?:(?:tu\s+peux|peux[\s-]*tu|tu\s+pourrais|pourrais[\s-]*tu|vous\s+pouvez|"
+    r"pouvez[\s-]*vous|vous\s+pourriez|pourriez[\s-]*vous)\s+)?"
+)
+_FR_THAT: Final = r"(?:de\s+|d'\s*|que\s+|qu'\s*)?"
+_LIST_WORDS_EN: Final = r"(?P<l>(?:[\w'-]+\s+){0,2}list)\b"
+
+_CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
+    "en": (
+        _rule(
+            KIND_REMINDER,
+            _EN_CAN_YOU + r"remind\s+me\s+(?!(?:what|where|when|who|why|how|which|if|whether)\b)"
+            r"(?:(?:to|that|about|of)\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:please\s+)?(?:don'?t|do\s+not)\s+let\s+me\s+forget\s+"
+            r"(?:(?:to|that|about)\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:(?:i|we)\s+(?:really\s+)?(?:need|have|must|should|want|gotta|got)\s+(?:to\s+)?|"
+            r"(?:i'?ve|we'?ve)\s+got\s+to\s+|help\s+me\s+)remember\s+(?:to|that)\s+(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"(?:please\s+)?remember\s+to\s+(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"(?:please\s+)?(?:don'?t|do\s+not)\s+forget\s+(?:to|that|about)\s+(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            _EN_CAN_YOU + r"(?:set|make|create|add|put)\s+(?:me\s+)?(?:a\s+|an\s+)?reminder\s+"
+            r"(?:(?:to|for|that|about)\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(KIND_REMINDER, r"(?:make\s+a\s+note\s+(?:to|that)|note\s+to\s+self)[\s:,]+(?P<c>.+)"),
+        _rule(
+            KIND_TASK,
+            _EN_CAN_YOU + r"(?:add|put)\s+(?P<c>.+?)\s+(?:to|on|onto|in|into)\s+"
+            r"(?:my|the|our)\s+" + _LIST_WORDS_EN,
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|"
+            r"\s+are\s+going\s+to)?\s+(?:really\s+|still\s+|also\s+|definitely\s+|absolutely\s+|"
+            r"just\s+)?(?:have\s+to|need\s+to|must|gotta|got\s+to|have\s+got\s+to)\s+(?P<c>.+)",
+            task=True,
+        ),
+        _rule(KIND_TASK, r"(?:i'?ve|we'?ve)\s+got\s+to\s+(?P<c>.+)", task=True),
+        _rule(KIND_TASK, r"(?:i'?d|we'?d|i\s+had|we\s+had)\s+better\s+(?P<c>.+)", task=True),
+    ),
+    "fr": (
+        _rule(
+            KIND_REMINDER,
+            _FR_CAN_YOU + r"(?:me\s+rappeler|rappelle[sz]?[\s-]*moi|rappelez[\s-]*moi|"
+            r"fais[\s-]*moi\s+penser|faites[\s-]*moi\s+penser|fais[\s-]*moi\s+souvenir)\s*"
+            r"(?:de\s+|d'\s*|que\s+|qu'\s*|à\s+|au\s+|aux\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:n'?\s*)?(?:oublie|oubliez)\s+pas\s+de\s+me\s+rappeler\s*"
+            + _FR_THAT
+            + r"(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:il\s+)?(?:ne\s+)?faut\s+(?:surtout\s+)?pas\s+que\s+j'?\s*oublie\s*"
+            + _FR_THAT
+            + r"(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"je\s+(?:ne\s+)?dois\s+(?:surtout\s+)?pas\s+oublier\s*" + _FR_THAT + r"(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:il\s+)?faut\s+que\s+je\s+pense\s+(?:à|au|aux)\s+(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"je\s+dois\s+penser\s+(?:à|au|aux)\s+(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"(?:n'?\s*)?(?:oublie|oubliez)\s+pas\s*(?:de\s+|d'\s*|que\s+|qu'\s*)(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            _FR_CAN_YOU + r"(?:mets|mettez|mettre|ajoute|ajoutez|ajouter|crée|créez|créer|"
+            r"programme|programmez)[\s-]*(?:moi\s+)?(?:un\s+)?rappel\s*"
+            r"(?:pour\s+|de\s+|d'\s*|que\s+|qu'\s*)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            _FR_CAN_YOU + r"(?:ajoute|ajoutez|ajouter|rajoute|rajoutez|mets|mettez|mettre|note|"
+            r"notez)\s+(?P<c>.+?)\s+(?:à|a|sur|dans)\s+(?:ma|la|notre|mes|les)\s+"
+            r"(?P<l>liste(?:\s+(?:de|des|d'|à)\s*[\w'-]+(?:\s+[\w'-]+){0,2})?)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:il\s+)?(?:faut|faudra|faudrait)\s+(?:absolument\s+|vraiment\s+|surtout\s+|"
+            r"aussi\s+)?(?:que|qu')\s*(?P<c>(?:je\s+|j'\s*|on\s+|nous\s+).+)",
+            task=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:je|on|nous)\s+(?:dois|doit|devons|devrai|devra|devrons|vais\s+devoir|va\s+devoir|"
+            r"allons\s+devoir)\s+(?:absolument\s+|vraiment\s+|encore\s+|aussi\s+|"
+            r"d'abord\s+)?(?P<c>.+)",
+            task=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"j'ai\s+besoin\s+(?:de\s+|d'\s*)(?P<c>\w+(?:er|ir|re)\b.*)",
+            task=True,
+        ),
+    ),
+    "el": (
+        _rule(
+            KIND_REMINDER,
+            r"(?:(?:μπορείς|μπορείτε|θα\s+μπορούσες|θα\s+μπορούσατε)\s+να\s+(?:μου|μας)\s+"
+            r"(?:το\s+)?(?:θυμίσεις|θυμίσετε)|(?:θύμισε|θύμησε|θυμίστε|θυμήστε)\s+(?:μου|μας)|"
+            r"να\s+(?:μου|μας)\s+(?:το\s+)?(?:θυμίσεις|θυμίσετε))\s+"
+            r"(?:ότι\s+|πως\s+|για\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"μη(?:ν)?\s+με\s+αφήσεις\s+να\s+ξεχάσω\s+(?:ότι\s+|πως\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:να\s+)?μη(?:ν)?\s+ξεχάσω\s+(?:ότι\s+|πως\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"μη(?:ν)?\s+ξεχάσεις\s+(?:να\s+μου\s+θυμίσεις\s+)?(?:ότι\s+|πως\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:θα\s+)?(?:πρέπει|θέλω|χρειάζεται)\s+να\s+θυμηθώ\s+(?:ότι\s+|πως\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:βάλε|κάνε|φτιάξε|πρόσθεσε|όρισε)\s+(?:μου\s+)?(?:μια\s+|μία\s+)?υπενθύμιση\s+"
+            r"(?:για\s+|ότι\s+|πως\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:πρόσθεσε|βάλε|γράψε)\s+(?P<c>.+?)\s+(?:στη|στην|στο|στις)\s+"
+            r"(?P<l>λίστα(?:\s+(?:για|με|των|του|της|αγορών|ψωνιών)(?:\s+[\w]+){0,2})?)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:θα\s+)?(?:πρέπει|χρειάζεται)\s+(?:οπωσδήποτε\s+|επίσης\s+|ακόμα\s+|σίγουρα\s+)?"
+            r"(?P<c>να\s+.+)",
+            task=True,
+        ),
+    ),
+    "es": (
+        _rule(
+            KIND_REMINDER,
+            r"(?:(?:puedes|podrías|puede|podría)\s+)?(?:recuérdame|recuerdame|recordarme|"
+            r"recuérdeme|me\s+recuerdas|me\s+recuerda)\s+(?:que\s+|de\s+|a\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(KIND_REMINDER, r"no\s+me\s+dejes\s+olvidar\s+(?:que\s+|de\s+)?(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"no\s+(?:olvides|te\s+olvides\s+de|olvide|se\s+olvide\s+de)\s+(?:que\s+|de\s+)?"
+            r"(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"tengo\s+que\s+acordarme\s+(?:de\s+|que\s+)(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"(?:pon|ponme|crea|créame|añade)\s+(?:un\s+)?recordatorio\s+(?:para\s+|de\s+|que\s+)?"
+            r"(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:añade|agrega|pon|apunta|anota)\s+(?P<c>.+?)\s+(?:a|en)\s+(?:mi|la|nuestra)\s+"
+            r"(?P<l>lista(?:\s+de(?:\s+la)?\s+\w+)?)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:yo\s+)?(?:tengo\s+que|debo|tenemos\s+que|debemos|hay\s+que)\s+(?P<c>.+)",
+            task=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:yo\s+)?(?:necesito|necesitamos)\s+(?P<c>\w+(?:ar|er|ir)(?:me|te|se|lo|la)?\b.*)",
+            task=True,
+        ),
+    ),
+    "de": (
+        _rule(
+            KIND_REMINDER,
+            r"(?:(?:kannst|könntest)\s+du\s+)?(?:erinnere|erinner)\s+mich\s+(?:bitte\s+)?"
+            r"(?:daran\s*,?\s*)?(?:dass\s+|an\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:kannst|könntest)\s+du\s+mich\s+(?:bitte\s+)?(?:\w+\s+)?(?:daran\s+|an\s+)?"
+            r"erinnern\s*,?\s*(?:dass\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(KIND_REMINDER, r"vergiss\s+nicht\s*,?\s*(?:dass\s+)?(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"ich\s+(?:muss|darf)\s+(?:daran\s+denken|nicht\s+vergessen)\s*,?\s*(?:dass\s+)?"
+            r"(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"lass\s+mich\s+nicht\s+vergessen\s*,?\s*(?:dass\s+)?(?P<c>.+)"),
+        _rule(
+            KIND_TASK,
+            r"(?:setz|setze|schreib|schreibe|pack|packe)\s+(?P<c>.+?)\s+auf\s+"
+            r"(?:meine|die|unsere)\s+(?P<l>\w*liste)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:füg|füge)\s+(?P<c>.+?)\s+(?:zu\s+)?(?:meiner|der|unserer|zur)\s+(?P<l>\w*liste)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:ich|wir)\s+(?:muss|müssen)\s+(?:unbedingt\s+|noch\s+|auch\s+)?(?P<c>.+)",
+            task=True,
+        ),
+    ),
+    "it": (
+        _rule(
+            KIND_REMINDER,
+            r"(?:(?:puoi|potresti)\s+)?(?:ricordami|ricordarmi|mi\s+ricordi|ricordatemi)\s+"
+            r"(?:di\s+|che\s+|d'\s*)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"non\s+(?:farmi|lasciarmi)\s+dimenticare\s+(?:di\s+|che\s+|d'\s*)?(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"non\s+dimenticare\s+(?:di\s+|che\s+|d'\s*)(?P<c>.+)"),
+        _rule(KIND_REMINDER, r"devo\s+ricordarmi\s+(?:di\s+|che\s+|d'\s*)(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"(?:metti|imposta|crea|aggiungi)\s+(?:un\s+)?promemoria\s+(?:per\s+|di\s+|che\s+)?"
+            r"(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:aggiungi|metti|segna)\s+(?P<c>.+?)\s+(?:alla|nella|sulla|in|a)\s+"
+            r"(?:mia\s+|nostra\s+)?(?P<l>lista(?:\s+(?:della|delle|di)\s+\w+)?)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:io\s+)?(?:devo|dobbiamo)\s+(?:assolutamente\s+|ancora\s+|anche\s+)?(?P<c>.+)",
+            task=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:io\s+)?(?:ho|abbiamo)\s+bisogno\s+di\s+(?P<c>\w+(?:are|ere|ire)\b.*)",
+            task=True,
+        ),
+    ),
+    "pt": (
+        _rule(
+            KIND_REMINDER,
+            r"(?:(?:pode|podes|poderia|você\s+pode)\s+)?(?:me\s+lembr(?:a|e|ar)|lembra[\s-]*me|"
+            r"lembre[\s-]*me|me\s+recorda)\s+(?:de\s+|que\s+|da\s+|do\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"não\s+(?:me\s+)?deix(?:e|a)\s+(?:eu\s+)?esquecer\s+(?:de\s+|que\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"não\s+(?:se\s+)?esque(?:ça|ce|cer)\s+(?:de\s+|que\s+)(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:tenho|preciso)\s+(?:que\s+|de\s+)?(?:me\s+)?lembrar\s+(?:de\s+|que\s+)(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:cria|crie|coloca|coloque|põe|ponha|adiciona|adicione)\s+(?:um\s+)?lembrete\s+"
+            r"(?:para\s+|de\s+|que\s+)?(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:adiciona|adicione|coloca|coloque|põe|ponha|bota|acrescenta|acrescente)\s+"
+            r"(?P<c>.+?)\s+(?:na|à|a|em)\s+(?:minha\s+|nossa\s+)?(?P<l>lista(?:\s+de\s+\w+)?)",
+            question=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:eu\s+)?(?:tenho\s+que|tenho\s+de|devo|temos\s+que|temos\s+de|devemos)\s+"
+            r"(?P<c>.+)",
+            task=True,
+        ),
+        _rule(
+            KIND_TASK,
+            r"(?:eu\s+)?(?:preciso|precisamos)(?:\s+de)?\s+(?P<c>\w+(?:ar|er|ir)\b.*)",
+            task=True,
+        ),
+    ),
+}
+
+_TASK_DISCOURSE: Final = _fw(
+    "say admit agree disagree confess laugh wonder thank apologize apologise mention "
+    "interrupt dire avouer admettre reconnaître filer πω ομολογήσω παραδεχτώ "
+    "decir admitir confesar irme sagen zugeben gestehen los dire ammettere confessare "
+    "dizer admitir confessar be have"
+)
+_TASK_DISCOURSE_PHRASES: Final = _phrases(
+    "tell you|ask you|warn you|be honest|be careful|be kidding|go now|leave now|go home|"
+    "y aller|te dire|vous dire|être honnête|να πω|να φύγω|να σου πω|να σας πω|"
+    "να είμαι ειλικρινής|decirte|ser honesto|dir sagen|ehrlich sein|dirti|essere onesto|"
+    "te dizer|ser honesto"
+)
+_EMPTY_CONTENT: Final = _fw(
+    "to that about of for me it this de d' que qu' à a pour να ότι πως για que de a di che "
+    "daran dass an zu it later please"
+)
+_TASK_LEAVE: Final = _fw(
+    "go leave run partir aller y φύγω πάω φεύγω ir irme andare andarmene gehen los weg sair"
+)
+_EL_CLITICS: Final = _fw("το τα τον την τη του της τους τις μου σου μας σας δεν μην θα")
+_TRAILING_POLITE_RE: Final = _compile(
+    r"(?:[\s,]+(?:please|thanks|thank\s+you|s'il\s+te\s+plaît|s'il\s+vous\s+plaît|stp|svp|"
+    r"merci|σε\s+παρακαλώ|παρακαλώ|ευχαριστώ|por\s+favor|gracias|bitte|danke|per\s+favore|"
+    r"grazie|obrigad[oa]))+[\s.!?…,;]*$"
+)
+_STRIP_CHARS: Final = " \t\"'“”«»‘’.,;:!?¿¡…-–—"
+_ABBREVIATION_DOT_RE: Final = re.compile(
+    r"\b(?:Dr|Mr|Mrs|Ms|St|Mme|Mlle|Pr|Prof|Sr|Sra|Hr|Fr|Dott|κ|Κ|vs|etc)\.\s",
+)
+
+
+def _capture_sentences(text: str) -> list[str]:
+    """Split text into sentences for capture, keeping abbreviations such as "Dr." intact."""
+    protected = _ABBREVIATION_DOT_RE.sub(lambda m: m.group().replace(". ", "\x00 "), text)
+    parts = re.split(r"(?<=[.!?;;。！？])\s+|\n+", protected)
+    return [p.replace("\x00", ".").strip() for p in parts if p and _has_letters(p)]
+
+
+def _task_ok(content: str, language: str) -> bool:
+    """Return True when task content reads like a to-do rather than a figure of speech."""
+    words = _words(content)
+    if words and words[0] in {_fold("να"), "to"}:
+        words = words[1:]
+    if len(words) <= 2 and words and words[0] in _TASK_LEAVE:
+        return False
+    if len(words) < 2 and language != "de":
+        return False
+    if not words or words[0] in _TASK_DISCOURSE:
+        return False
+    if _starts(words, _TASK_DISCOURSE_PHRASES) or _starts(_words(content), _TASK_DISCOURSE_PHRASES):
+        return False
+    if language == "el":
+        for word in words:
+            if word in _EL_CLITICS:
+                continue
+            return bool(re.search(r"(?:ω|με)$", word))
+        return False
+    return True
+
+
+def _clean_content(original: str) -> str:
+    """Remove trailing politeness and punctuation from captured content."""
+    folded = _fold_aligned(original)
+    match = _TRAILING_POLITE_RE.search(folded)
+    if match:
+        original = original[: match.start()]
+    return original.strip(_STRIP_CHARS)
+
+
+def _capture_sentence(sentence: str, language: str) -> CapturedMemory | None:
+    """Try the capture rules of ``language`` on one sentence."""
+    folded = _fold_aligned(sentence)
+    lead = _CAPTURE_FILLERS_RE.match(folded)
+    offset = lead.end() if lead else 0
+    question: bool | None = None
+    for rule in _CAPTURE_RULES.get(language, ()):
+        match = rule.pattern.match(folded, offset)
+        if match is None:
+            continue
+        content = _clean_content(sentence[match.start("c") : match.end("c")])
+        if not _has_letters(content) or _fold(content) in _EMPTY_CONTENT:
+            continue
+        if not rule.allow_question:
+            if question is None:
+                question = is_question(sentence, language)
+            if question:
+                return None
+        if rule.check_task and not _task_ok(content, language):
+            return None
+        if "l" in rule.pattern.groupindex and match.group("l"):
+            list_name = sentence[match.start("l") : match.end("l")].strip()
+            if _fold(list_name) not in _fs("list", "liste", "λίστα", "lista", "liste"):
+                content = f"{content} ({list_name})"
+        return CapturedMemory(rule.kind, content, language)
+    return None
+
+
+def capture_memory(text: str, language: str | None = None) -> CapturedMemory | None:
+    """Detect a reminder or task request and return its cleaned content, or None."""
+    if not text or not _has_letters(text):
+        return None
+    text = unicodedata.normalize("NFC", text)
+    detected = detect_language(text, language)
+    codes = [detected] + [c for c in _rule_languages(text, language) if c != detected]
+    for sentence in _capture_sentences(text):
+        for code in codes:
+            if code not in _CAPTURE_RULES:
+                continue
+            captured = _capture_sentence(sentence, code)
+            if captured is not None:
+                return CapturedMemory(captured.kind, captured.content, detected)
+    return None
+
+
+_CARD_PREFIXES: Final[dict[str, tuple[str, str]]] = {
+    "en": ("Reminder saved: ", "Task added: "),
+    "fr": ("Rappel enregistré : ", "Tâche ajoutée : "),
+    "el": ("Υπενθύμιση αποθηκεύτηκε: ", "Εργασία προστέθηκε: "),
+    "es": ("Recordatorio guardado: ", "Tarea añadida: "),
+    "de": ("Erinnerung gespeichert: ", "Aufgabe hinzugefügt: "),
+    "it": ("Promemoria salvato: ", "Attività aggiunta: "),
+    "pt": ("Lembrete salvo: ", "Tarefa adicionada: "),
+}
+
+
+def memory_card(captured: CapturedMemory) -> str:
+    """Return the deterministic glasses card confirming a captured reminder or task."""
+    base = _base_code(captured.language) or DEFAULT_LANGUAGE
+    reminder, task = _CARD_PREFIXES.get(base, _CARD_PREFIXES[DEFAULT_LANGUAGE])
+    prefix = task if captured.kind == KIND_TASK else reminder
+    content = " ".join(captured.content.split()).strip()
+    if content and content[-1] not in ".!?…;;":
+        content += "."
+    return shape_card(prefix + content)
+
+
+# ---------------------------------------------------------------------------------------------
+# Episode cues
+# ---------------------------------------------------------------------------------------------
+
+_EPISODE_RES: Final = tuple(
+    _compile(p)
+    for p in (
+        r"\bnew\s+(?:topic|subject|conversation)\b",
+        r"\bchang(?:e|ing)\s+(?:of\s+|the\s+)?(?:subject|topic)s?\b",
+        r"\bswitch(?:ing)?\s+(?:the\s+)?(?:topic|subject|gears)s?\b",
+        r"\bstart\s+(?:over|again|afresh|fresh|from\s+scratch)\b",
+        r"\b(?:different|another|next|other)\s+(?:topic|subject)\b",
+        r"\b(?:talk|speak)\s+about\s+something\s+else\b",
+        r"\blet'?s\s+move\s+on\b|^\W*moving\s+on\b|\bmoving\s+on\s+to\b",
+        r"\bon\s+(?:a\s+different|another)\s+note\b",
+        r"\bchang\w*\s+de\s+sujet\b",
+        r"\bchangement\s+de\s+sujet\b",
+        r"\b(?:parl|pass)\w*\s+(?:à\s+|d')\s*autre\s+chose\b",
+        r"\bparler\s+d'\s*autre\s+chose\b",
+        r"\b(?:nouveau|autre)\s+sujet\b",
+        r"\bsujet\s+suivant\b",
+        r"\b(?:recommençons|on\s+recommence|reprenons\s+à\s+zéro)\b",
+        r"^(?:\W*(?:alors|bon|euh|et|sinon|bref)\W+)*autre\s+chose\b",
+        r"\bαλλ[αά]\w*\s+θ[εέ]μα\b",
+        r"\bαλλαγ\w*\s+θ[εέ]ματ\w*",
+        r"\b(?:νέο|καινούργιο|καινούριο|άλλο|διαφορετικό)\s+θέμα\b",
+        r"\bμιλ\w+\s+για\s+κάτι\s+άλλο\b",
+        r"\b(?:πάμε|ξεκινάμε|ξεκινήσουμε|ξαναρχίζουμε)\s+από\s+την\s+αρχή\b",
+        r"\bcambi\w*\s+de\s+tema\b",
+        r"\b(?:otro|nuevo)\s+tema\b",
+        r"\bhabl\w+\s+de\s+otra\s+cosa\b",
+        r"\b(?:empe[cz]\w*\s+de\s+nuevo|volvamos\s+a\s+empezar)\b",
+        r"\b(?:ander\w*|neu\w*)\s+thema\b",
+        r"\bthem(?:a|en)wechsel\b",
+        r"\b(?:thema\s+wechseln|wechseln\s+wir\s+das\s+thema)\b",
+        r"\b(?:reden|sprechen)\s+wir\s+über\s+etwas\s+anderes\b",
+        r"\büber\s+etwas\s+anderes\s+(?:reden|sprechen)\b",
+        r"\b(?:fangen\s+wir\s+(?:neu|von\s+vorne)\s+an|von\s+vorne)\b",
+        r"\bcambi\w*\s+(?:argomento|discorso)\b",
+        r"\b(?:nuovo|altro)\s+argomento\b",
+        r"\bparliamo\s+(?:d'\s*altro|di\s+altro|di\s+qualcos'\s*altro)\b",
+        r"\bricominciamo\b",
+        r"\bmud\w*\s+de\s+assunto\b",
+        r"\b(?:outro|novo)\s+assunto\b",
+        r"\bfal\w+\s+de\s+outra\s+coisa\b",
+        r"\b(?:recomeç\w+|começ\w+\s+de\s+novo)\b",
+    )
+)
+
+
+def episode_cue(text: str) -> bool:
+    """Return True when the utterance explicitly announces a topic change or a fresh start."""
+    if not text:
+        return False
+    folded = _fold_aligned(unicodedata.normalize("NFC", text))
+    return any(regex.search(folded) for regex in _EPISODE_RES)
+
+
+# ---------------------------------------------------------------------------------------------
+# Names
+# ---------------------------------------------------------------------------------------------
+
+_NAME_TITLES: Final = _fw(
+    "mr mrs ms miss mister dr doctor prof professor sir madam madame m mme "
+    "mlle monsieur mademoiselle maître pr herr frau fräulein sr sra srta señor señora "
+    "señorita sig sigra signor signora signore signorina dott dottore dottoressa "
+    "avv ing sra senhor senhora κ κος κα κυρ κύριος κυρία κύριε δρ"
+)
+
+
+def name_key(name: str) -> str:
+    """Return a grouping key for a person's name across spelling, case, accents and titles."""
+    text = unicodedata.normalize("NFC", name or "")
+    text = re.sub(r"['’]s\b", "", text)
+    words = [w.replace("'", "").replace("-", " ") for w in _WORD_RE.findall(_fold(text))]
+    tokens = " ".join(words).split()
+    while len(tokens) > 1 and tokens[0] in _NAME_TITLES:
+        tokens = tokens[1:]
+    return " ".join(tokens)
+
+
+# ---------------------------------------------------------------------------------------------
+# Meaningful speech
+# ---------------------------------------------------------------------------------------------
+
+_BACKCHANNEL_WORDS: Final = _fw(
+    "uh um umm uhm hmm hm mm mmm mhm ah aha oh eh er erm huh ok okay k kk yeah yes yep yup "
+    "ya yah no nope nah sure right alright cool fine great nice good wow thanks thank cheers "
+    "bye hi hello hey indeed exactly totally absolutely true gotcha lol haha ha hehe "
+    "oui ouais non bon ben bah euh hein voilà merci super génial parfait bien très "
+    "d'accord accord ah bon salut bonjour coucou "
+    "ναι όχι εντάξει οκ καλά μάλιστα ακριβώς σωστά ωραία ευχαριστώ α ε εε μμ αχ γεια "
+    "vale sí si claro bueno gracias hola perfecto vale genial "
+    "ja nein genau gut okay danke klar stimmt naja na hallo tschüss prima "
+    "sì certo esatto grazie ciao va bene perfetto "
+    "sim não claro obrigado obrigada beleza tá isso olá tchau"
+)
+_BACKCHANNEL_PHRASES: Final = _phrases(
+    "i see|got it|of course|thank you|very good|no problem|sounds good|makes sense|"
+    "fair enough|i know|me too|je vois|bien sûr|c'est ça|tout à fait|ah bon|pas de souci|"
+    "pas de problème|je sais|moi aussi|va bene|de acuerdo|por supuesto|ya veo|está bien|"
+    "muy bien|ach so|alles klar|tudo bem|tá bom|ta bom|com certeza|κατάλαβα|το ξέρω|"
+    "φυσικά|και βέβαια"
+)
+_HESITATION_RE: Final = re.compile(
+    r"^(?:u+h+|u+m+|h+m+|m+h?m+|a+h+|o+h+|e+h+|e+r+m*|e+|a+|ε+|α+|μ+|χμ+|ω+χ|α+χ|ha(?:ha)+|"
+    r"he(?:he)+|ja+|ne+|si+|o+k+)$"
+)
+
+
+def is_meaningful(text: str) -> bool:
+    """Return False for fillers, backchannels, tiny fragments and pure punctuation."""
+    if not text or not _has_letters(text):
+        return False
+    words = [w for w in _words(unicodedata.normalize("NFC", text)) if _has_letters(w)]
+    if not words:
+        return False
+    split: list[str] = []
+    for word in words:
+        split.extend(p for p in word.split("-") if p)
+    if sum(len(w) for w in split) < 3:
+        return False
+    if all(w in _BACKCHANNEL_WORDS or _HESITATION_RE.match(w) for w in split):
+        return False
+    return tuple(words) not in set(_BACKCHANNEL_PHRASES)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sensitive traits
+# ---------------------------------------------------------------------------------------------
+
+_SENSITIVE_STEMS: Final = (
+    # health and disability
+    "sick illness disease diabet cancer tumou tumor depress anxiet adhd autis autistic "
+    "bipolar schizo dementia alzheimer parkinson epilep disabilit disabled handicap "
+    "medicat therap psychiatr chronic addict alcoholi overweight obes hiv "
+    "malad maladie diabét dépress anxi santé médicament toxicoman "
+    "αρρωστ ασθεν καρκιν διαβητ καταθλιψ αγχ αναπηρ ψυχικ ψυχιατρ θεραπε υγει "
+    "enferm depresi ansiedad discapacid medicament "
+    "krank krebs depression angststör behindert behinderung gesundheit therapie medikament "
+    "sucht süchtig "
+    "malatt tumore disabil salute doença doente saúde "
+    # religion
+    "religi christianity muslim islam jewish judais hindu buddhis atheis catholic protestant "
+    "evangelical mormon chrétien musulman juif juive cathol athée "
+    "θρησκ χριστιαν μουσουλμ εβραι καθολικ αθεος αθεΐ "
+    "cristian musulm judío judía católic ateo atea "
+    "christlich christen jüdisch katholisch evangelisch "
+    "ebreo ebrea cattolic ateo "
+    # politics
+    "politic democrat republican liberal conservative leftist left-wing right-wing socialis "
+    "communis fascis nazi marxis anarchis "
+    "politique gauchiste droitiste "
+    "πολιτικ κομμουνιστ σοσιαλιστ φασιστ ψηφοφ "
+    "izquierdista derechista política "
+    "politisch partei wähler "
+    "politic comunist fascist "
+    # sexual orientation and gender identity
+    "gay lesbian homosexual bisexual transgender queer sexual orientation "
+    "lesbienne homosexuel bisexuel transgenre "
+    "ομοφυλ γκέι λεσβ αμφιφυλ τρανς σεξουαλ "
+    "lesbiana homosexual "
+    "schwul lesbisch homosexuell bisexuell "
+    "omosessual lesbica "
+    # ethnicity and race
+    "racial ethnic ethnicity immigrant refugee "
+    "ethni racia immigré réfugié "
+    "φυλή φυλετικ εθνοτ μεταναστ πρόσφυγ "
+    "raza étnic inmigrant refugiad "
+    "rasse ethnisch migrant einwanderer flüchtling "
+    "razza etnia etnic immigrat "
+    "raça étnic imigrant "
+    # family status and pregnancy
+    "pregnan married divorc widow "
+    "enceinte grossesse divorc veuf veuve célibataire "
+    "έγκυ εγκυμοσ παντρεμέν διαζευγ χωρισμέν χήρ ανύπαντρ "
+    "embaraz casad divorci viud solter "
+    "schwanger verheiratet geschieden verwitwet "
+    "incinta sposat divorziat vedov nubile celibe "
+    "grávida gravida casad divorciad viúv "
+    # personality and motives
+    "personality introvert extrovert narcissi arrogant lazy selfish manipulat insecure "
+    "motive ulterior hidden agenda secretly intention "
+    "personnalit introverti extraverti narciss paresseu égoïste arrière-pensée "
+    "secrètement "
+    "προσωπικότητ εσωστρεφ εξωστρεφ ναρκισσ αλαζον τεμπέλ εγωιστ κίνητρ κρυφ πρόθεσ "
+    "personalidad introvertid extrovertid narcis perezos egoísta intención "
+    "persönlichkeit introvertiert extrovertiert narziss faul egoist absicht heimlich "
+    "personalità pigr egoista intenzion "
+    "personalidade preguiços intenção"
+)
+_SENSITIVE_WORDS: Final = _fw(
+    "ill gay trans lgbt lgbtq jew jews asian arab latino race salud ledig ledige sick"
+)
+_SENSITIVE_RE: Final = re.compile(
+    r"(?<!\w)(?:"
+    + "|".join(sorted({re.escape(_fold(s)) for s in _SENSITIVE_STEMS.split()}, key=len)[::-1])
+    + r")"
+)
+_SENSITIVE_PHRASES_RE: Final = _compile(
+    r"\b(?:sexual\s+orientation|single\s+(?:mother|mom|father|dad|parent)|mental\s+health|"
+    r"hidden\s+agenda|real\s+reason|skin\s+colou?r|de\s+gauche|de\s+droite|"
+    r"(?:est|sont|être|suis|es|pas)\s+mariée?s?|"
+    r"a\s+des\s+enfants|has\s+(?:kids|children)|έχει\s+παιδιά|tiene\s+hijos|hat\s+kinder)\b"
+)
+
+
+def mentions_sensitive_trait(text: str) -> bool:
+    """Return True when the text infers or mentions a sensitive personal trait."""
+    if not text:
+        return False
+    folded = _fold(unicodedata.normalize("NFC", text))
+    if _SENSITIVE_RE.search(folded) or _SENSITIVE_PHRASES_RE.search(_fold_aligned(text)):
+        return True
+    return bool(set(_WORD_RE.findall(folded)) & _SENSITIVE_WORDS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Local intent hints
+# ---------------------------------------------------------------------------------------------
+
+_WARNING_RE: Final = _compile(
+    r"\b(?:danger\w*|careful|watch\s+out|look\s+out|caution|beware|warning|hazard\w*|"
+    r"unsafe|toxic|poison\w*|emergency|don'?t\s+touch|attention|prudence|prudent\w*|"
+    r"méfie[sz]?|gare\s+à|toxique|urgence|fais\s+gaffe|προσοχή|κίνδυν\w*|πρόσεχε|προσέξτε|"
+    r"επικίνδυν\w*|τοξικ\w*|cuidado|peligro\w*|atención|precaución|ojo\s+con|vorsicht|achtung|"
+    r"gefahr|gefährlich\w*|pass\s+auf|warnung|attenzione|pericol\w*|attento|attenta|"
+    r"perigo\w*|atenção|cautela)\b"
+)
+_CORRECTION_RE: Final = _compile(
+    r"(?:^\W*(?:actually|correction|no\s*,?\s+(?:it'?s|it\s+is|that'?s|that\s+was|it\s+was|"
+    r"they\s+are|he\s+is|she\s+is)|en\s+fait|non\s*,?\s+(?:c'est|ce\s+n'est|il\s+est|elle\s+est)|"
+    r"en\s+réalité|στην\s+πραγματικότητα|όχι\s*,?\s+(?:είναι|ήταν)|για\s+την\s+ακρίβεια|"
+    r"en\s+realidad|de\s+hecho|no\s*,?\s+(?:es|era|son)\b|eigentlich|tatsächlich|"
+    r"nein\s*,?\s+(?:es|das)\s+(?:ist|war)|in\s+realtà|veramente|no\s*,?\s+(?:è|era)\b|"
+    r"na\s+verdade|não\s*,?\s+(?:é|era)\b))|"
+    r"\b(?:that'?s\s+(?:not\s+(?:right|true|correct)|wrong|incorrect)|not\s+true|"
+    r"i\s+meant|c'est\s+faux|ce\s+n'est\s+pas\s+(?:vrai|ça)|je\s+voulais\s+dire|"
+    r"δεν\s+είναι\s+(?:σωστό|αλήθεια|έτσι)|λάθος|εννοούσα|eso\s+no\s+es\s+(?:cierto|verdad)|"
+    r"quise\s+decir|das\s+stimmt\s+nicht|ich\s+meinte|non\s+è\s+vero|intendevo|"
+    r"isso\s+não\s+é\s+verdade|quis\s+dizer)\b"
+)
+_DECISION_RE: Final = _compile(
+    r"\b(?:let'?s\s+go\s+with|we(?:'ve|\s+have)?\s+decided|we'?ll\s+go\s+with|"
+    r"we'?re\s+going\s+with|it'?s\s+decided|we\s+agreed|final\s+decision|decision\s+is|"
+    r"on\s+part\s+sur|on\s+va\s+partir\s+sur|on\s+a\s+décidé|nous\s+avons\s+décidé|"
+    r"c'est\s+décidé|on\s+choisit|va\s+pour|αποφασίσαμε|αποφασίστηκε|συμφωνήσαμε|"
+    r"πάμε\s+με|κλείσαμε|decidimos|hemos\s+decidido|vamos\s+con|está\s+decidido|"
+    r"quedamos\s+en|wir\s+haben\s+(?:uns\s+)?(?:entschieden|beschlossen)|"
+    r"machen\s+wir\s+so|abbiamo\s+deciso|andiamo\s+con|è\s+deciso|optiamo\s+per|"
+    r"vamos\s+com|está\s+decidido|ficou\s+decidido)\b"
+)
+_FACT_RE: Final = _compile(
+    r"\b(?:the\s+(?:(?!(?:rest|test|guest|west|nest|request|forest|interest|contest|protest|"
+    r"harvest|honest|modest|quest|chest|pest|vest|digest|manifest|arrest|suggest|invest)\b)"
+    r"\w{2,}est|most|least|first|only)\b|"
+    r"(?:is|was)\s+the\s+capital\s+of|capitale\s+d[eu']|πρωτεύουσα|capital\s+d[eoa]|"
+    r"hauptstadt|capitale\s+di|invented\s+by|was\s+invented|founded\s+in|discovered\s+in|"
+    r"born\s+in\s+\d|population|(?:le|la|les)\s+plus\s+\w+|(?:le|la)\s+premi(?:er|ère)|"
+    r"(?:ο|η|το|οι)\s+πιο\s+\w+|(?:el|la|los|las)\s+más\s+\w+|(?:il|la)\s+più\s+\w+|"
+    r"(?:o|a)\s+mais\s+\w+|(?:der|die|das)\s+\w+(?:ste|sten)\b|am\s+\w+sten\b|"
+    r"\d+(?:[.,]\d+)?\s*(?:%|percent|per\s+cent|pour\s+cent|por\s+ciento|prozent|"
+    r"per\s+cento|por\s+cento|τοις\s+εκατό|million|billion|millions|milliards?|"
+    r"millones|millionen|milioni|milhões|εκατομμύρια|km|kilomet\w*|meters|mètres|"
+    r"metros|meter|metri|miles)|\b(?:1[0-9]{3}|20[0-9]{2})\b)"
+)
+_JARGON_RE: Final = _compile(
+    r"\b(?:protocol\w*|protokoll\w*|protocole\w*|πρωτόκολλ\w*|algorithm\w*|algorithme\w*|"
+    r"algoritm\w*|αλγόριθμ\w*|encrypt\w*|chiffrement|κρυπτογράφ\w*|blockchain|kubernetes|"
+    r"quantum|quantique|κβαντικ\w*|cuántic\w*|quanten\w*|quantistic\w*|quântic\w*|"
+    r"machine\s+learning|deep\s+learning|neural\s+network|réseau\s+de\s+neurones|"
+    r"νευρωνικ\w*|regression|régression|latency|latence|latenz|bandwidth|microservice\w*|"
+    r"middleware|hashing|backpropagation|embedding\w*|vector\s+database|"
+    r"transformer\s+model|oauth|jwt)\b"
+)
+_STANDARD_RE: Final = re.compile(r"\b(?:ISO|RFC|IEEE|EN|IEC|DIN|ANSI)\s?\d{2,6}")
+_ACRONYM_RE: Final = re.compile(r"\b[^\W\d_]*[A-ZΑ-Ω]{2,}[^\W_]*\b")
+_COMMON_ACRONYMS: Final = frozenset(
+    {"OK", "TV", "USA", "US", "UK", "EU", "UN", "PM", "AM", "CEO", "PC", "ID", "OKAY", "DJ"}
+)
+
+
+def _has_acronym(text: str) -> bool:
+    """Return True for an uppercase acronym or mixed-case technical token (RAG, OAuth, ΕΦΚΑ)."""
+    tokens = _WORD_RE.findall(text)
+    letters = [t for t in tokens if _has_letters(t)]
+    if not letters:
+        return False
+    upper = [t for t in letters if t.isupper() and len(t) > 1]
+    if len(upper) * 2 > len(letters) and len(letters) > 2:
+        return False
+    for token in letters:
+        if token in _COMMON_ACRONYMS or len(token) > 12:
+            continue
+        if _ACRONYM_RE.fullmatch(token) and re.search(r"[A-ZΑ-Ω]{2,}", _strip_tonos(token)):
+            return True
+    return False
+
+
+def _strip_tonos(text: str) -> str:
+    """Remove diacritics keeping case (ΕΦΚΆ → ΕΦΚΑ)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def local_signal(text: str, language: str | None = None) -> str | None:
+    """Return a weak local intent hint (warning, correction, decision, definition, fact_check)."""
+    del language  # the patterns cover every supported language at once
+    if not text or not is_meaningful(text):
+        return None
+    text = unicodedata.normalize("NFC", text)
+    folded = _fold_aligned(text)
+    if _WARNING_RE.search(folded):
+        return INTENT_WARNING
+    if _CORRECTION_RE.search(folded):
+        return INTENT_CORRECTION
+    if _DECISION_RE.search(folded):
+        return INTENT_DECISION
+    if _has_acronym(text) or _STANDARD_RE.search(text) or _JARGON_RE.search(folded):
+        return INTENT_DEFINITION
+    if _FACT_RE.search(folded):
+        return INTENT_FACT_CHECK
+    return None

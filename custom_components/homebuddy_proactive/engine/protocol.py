@@ -1,0 +1,189 @@
+"""The seed's WebSocket protocol: parse and validate incoming frames, build outgoing ones.
+
+Incoming frames become typed events or a :class:`ProtocolError` carrying the error code the
+client receives; nothing here touches a socket.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from .const import (
+    ERROR_INVALID_MESSAGE,
+    ERROR_UNSUPPORTED_TYPE,
+    MAX_FRAME_BYTES,
+    MAX_ID_CHARACTERS,
+    MAX_SPEAKER_CHARACTERS,
+    MAX_TEXT_CHARACTERS,
+)
+
+_LANGUAGE_RE: Final = re.compile(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$")
+_ID_FORBIDDEN_RE: Final = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class ProtocolError(Exception):
+    """A frame the client sent is not acceptable; the socket stays open."""
+
+    def __init__(self, code: str, message: str, event_id: str | None = None) -> None:
+        """Carry the wire error code, a human message and the event id when known."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.event_id = event_id
+
+
+@dataclass(frozen=True, kw_only=True)
+class TranscriptEvent:
+    """A validated ``transcript`` frame."""
+
+    event_id: str
+    text: str
+    is_final: bool
+    speaker: str | None
+    language: str | None
+    timestamp: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class PingEvent:
+    """A ``ping`` frame."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FeedbackEvent:
+    """A validated ``feedback`` frame."""
+
+    insight_id: str
+    useful: bool
+
+
+IncomingEvent = TranscriptEvent | PingEvent | FeedbackEvent
+
+
+def validate_identifier(name: str, value: str | None) -> str:
+    """Validate a client_id or session_id query value; raise ValueError with a reason."""
+    if value is None or not value.strip():
+        raise ValueError(f"{name} is required")
+    if len(value) > MAX_ID_CHARACTERS:
+        raise ValueError(f"{name} must be at most {MAX_ID_CHARACTERS} characters")
+    if _ID_FORBIDDEN_RE.search(value) or value != value.strip():
+        raise ValueError(f"{name} must not contain control characters or surrounding spaces")
+    return value
+
+
+def parse_frame(raw: str, now: datetime) -> IncomingEvent:
+    """Parse one text frame into an event, or raise :class:`ProtocolError`."""
+    if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+        raise ProtocolError(ERROR_INVALID_MESSAGE, f"frame larger than {MAX_FRAME_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError(ERROR_INVALID_MESSAGE, "frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(ERROR_INVALID_MESSAGE, "frame must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise ProtocolError(ERROR_INVALID_MESSAGE, "field 'type' must be a non-empty string")
+    if kind == "transcript":
+        return _parse_transcript(data, now)
+    if kind == "ping":
+        return PingEvent()
+    if kind == "feedback":
+        return _parse_feedback(data)
+    raise ProtocolError(ERROR_UNSUPPORTED_TYPE, f"unsupported message type {kind[:40]!r}")
+
+
+def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
+    event_id = data.get("event_id")
+    if event_id is None:
+        event_id = str(uuid.uuid4())
+    elif not isinstance(event_id, str) or not event_id.strip():
+        raise ProtocolError(ERROR_INVALID_MESSAGE, "event_id must be a non-empty string")
+    elif len(event_id) > MAX_ID_CHARACTERS:
+        raise ProtocolError(
+            ERROR_INVALID_MESSAGE, f"event_id must be at most {MAX_ID_CHARACTERS} characters"
+        )
+
+    def fail(message: str) -> ProtocolError:
+        return ProtocolError(ERROR_INVALID_MESSAGE, message, event_id)
+
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise fail("text is required and must be a string")
+    if not text.strip():
+        raise fail("text must not be empty")
+    if len(text) > MAX_TEXT_CHARACTERS:
+        raise fail(f"text must be at most {MAX_TEXT_CHARACTERS:,} characters")
+
+    is_final = data.get("is_final", True)
+    if not isinstance(is_final, bool):
+        raise fail("is_final must be true or false")
+
+    speaker = data.get("speaker")
+    if speaker is not None:
+        if not isinstance(speaker, str):
+            raise fail("speaker must be a string")
+        if len(speaker) > MAX_SPEAKER_CHARACTERS:
+            raise fail(f"speaker must be at most {MAX_SPEAKER_CHARACTERS} characters")
+        speaker = speaker.strip() or None
+
+    language = data.get("language")
+    if language is not None:
+        if not isinstance(language, str) or not _LANGUAGE_RE.match(language.strip()):
+            raise fail("language must be a language code such as 'en' or 'el'")
+        language = language.strip()
+
+    timestamp_value = data.get("timestamp")
+    if timestamp_value is None:
+        timestamp = now
+    else:
+        if not isinstance(timestamp_value, str):
+            raise fail("timestamp must be an ISO-8601 string")
+        try:
+            timestamp = datetime.fromisoformat(timestamp_value.strip())
+        except ValueError:
+            raise fail("timestamp must be an ISO-8601 date and time") from None
+        if timestamp.tzinfo is None:
+            timestamp = timestamp.replace(tzinfo=UTC)
+        timestamp = timestamp.astimezone(UTC)
+
+    return TranscriptEvent(
+        event_id=event_id,
+        text=text.strip(),
+        is_final=is_final,
+        speaker=speaker,
+        language=language,
+        timestamp=timestamp,
+    )
+
+
+def _parse_feedback(data: dict[str, Any]) -> FeedbackEvent:
+    insight_id = data.get("insight_id")
+    if not isinstance(insight_id, str) or not insight_id.strip():
+        raise ProtocolError(ERROR_INVALID_MESSAGE, "insight_id must be a non-empty string")
+    if len(insight_id) > MAX_ID_CHARACTERS:
+        raise ProtocolError(ERROR_INVALID_MESSAGE, "insight_id is too long")
+    useful = data.get("useful")
+    if not isinstance(useful, bool):
+        raise ProtocolError(ERROR_INVALID_MESSAGE, "useful must be true or false")
+    return FeedbackEvent(insight_id=insight_id, useful=useful)
+
+
+def error_frame(
+    code: str, message: str, *, event_id: str | None = None, retryable: bool = False
+) -> dict[str, Any]:
+    """Build an ``error`` frame."""
+    frame: dict[str, Any] = {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "retryable": retryable,
+    }
+    if event_id is not None:
+        frame["event_id"] = event_id
+    return frame

@@ -1,0 +1,251 @@
+"""Per-session conversation state: the rolling transcript buffer, recent cards, cooldowns,
+people heard, and the live partial speech stream of a socket.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Final
+
+MAX_RECENT_CARDS: Final = 20
+MAX_PEOPLE: Final = 50
+OBSERVATIONS_PER_PERSON: Final = 3
+MAX_STREAM_CHARACTERS: Final = 16000
+
+_WORD_RE: Final = re.compile(r"\w+", re.UNICODE)
+# Function words ignored when comparing questions and cards (en, fr, el, es, de, it, pt).
+_STOPWORD_TEXT: Final = """
+a an the is are was were be been do does did to of in on at for and or but it this that what
+when where who whom whose which why how should would could can will shall may might must we
+you i he she they me my your our us did say said again tell please there here le la les un
+une des du de et ou est sont que qui quoi quand où comment pourquoi quel quelle est-ce ce
+cette je tu il elle nous vous ils on à au aux en dans pour par avec sur ο η το οι τα του της
+των τον την και να σε με για από τι ποιος πότε πού πώς γιατί είναι el los las una unos y o
+es que qué cuándo dónde cómo por para con der die das ein eine und oder ist sind was wann wo
+wie warum wer zu mit für von il lo gli uno che chi cosa quando dove come perché per con di
+da o os as um uma e ou é quem onde como porque com
+"""
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form of a text, for comparisons only."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+_STOPWORDS: Final = frozenset(fold(word) for word in _STOPWORD_TEXT.split())
+
+
+def content_words(text: str) -> set[str]:
+    """Return the folded content words of a text (function words removed)."""
+    return {w for w in _WORD_RE.findall(fold(text)) if w not in _STOPWORDS and len(w) > 1}
+
+
+def similarity(a: str, b: str) -> float:
+    """Jaccard similarity of two texts' content words (0..1)."""
+    wa, wb = content_words(a), content_words(b)
+    if not wa or not wb:
+        return 1.0 if fold(a).strip() == fold(b).strip() else 0.0
+    return len(wa & wb) / len(wa | wb)
+
+
+def containment(newer: str, older: str) -> float:
+    """Share of ``newer``'s content words that ``older`` already had (0..1)."""
+    wn, wo = content_words(newer), content_words(older)
+    if not wn:
+        return 0.0
+    return len(wn & wo) / len(wn)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Utterance:
+    """One final utterance held in the rolling buffer."""
+
+    event_id: str
+    text: str
+    speaker: str | None
+    language: str | None
+    timestamp: datetime
+    received_at: datetime
+
+
+class TranscriptBuffer:
+    """Rolling, time- and count-bounded context of recent final utterances."""
+
+    def __init__(self, window_seconds: float, max_items: int) -> None:
+        """Bound the buffer by age and by count."""
+        self.window = timedelta(seconds=window_seconds)
+        self._items: deque[Utterance] = deque(maxlen=max_items)
+
+    def append(self, utterance: Utterance) -> None:
+        """Add the newest utterance (the oldest falls out past the count limit)."""
+        self._items.append(utterance)
+
+    def items(self, now: datetime) -> list[Utterance]:
+        """Return the utterances still inside the window, oldest first."""
+        cutoff = now - self.window
+        while self._items and self._items[0].received_at < cutoff:
+            self._items.popleft()
+        return list(self._items)
+
+    def __len__(self) -> int:
+        """Return how many utterances are held (expired ones included until pruned)."""
+        return len(self._items)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecentCard:
+    """A card already shown in this session, kept for de-duplication and cooldowns."""
+
+    text: str
+    intent: str
+    source: str
+    created_at: datetime
+    trigger_text: str | None = None
+
+
+@dataclass
+class PersonNotes:
+    """What a session heard about one person, grouped across spellings."""
+
+    display_name: str
+    observations: deque[str] = field(default_factory=lambda: deque(maxlen=OBSERVATIONS_PER_PERSON))
+    stated: bool = False
+
+
+class SessionState:
+    """Everything one conversation (session_id) remembers while it is live."""
+
+    def __init__(self, session_id: str, client_id: str, window: float, max_items: int) -> None:
+        """Create empty state; the engine fills it from the store on first use."""
+        self.session_id = session_id
+        self.client_id = client_id
+        self.buffer = TranscriptBuffer(window, max_items)
+        self.recent_cards: deque[RecentCard] = deque(maxlen=MAX_RECENT_CARDS)
+        self.people: dict[str, PersonNotes] = {}
+        self.connections = 0
+        self.newest_final_event: str | None = None
+        self.final_sequence = 0
+
+    def last_card_at(self, sources: tuple[str, ...] | None = None) -> datetime | None:
+        """Return when the last card (optionally of these sources) was shown."""
+        for card in reversed(self.recent_cards):
+            if sources is None or card.source in sources:
+                return card.created_at
+        return None
+
+    def in_cooldown(self, now: datetime, seconds: float) -> bool:
+        """Whether a low-priority card shown less than ``seconds`` ago blocks another."""
+        last = self.last_card_at()
+        return last is not None and (now - last).total_seconds() < seconds
+
+    def duplicate_card(self, text: str, now: datetime, horizon: timedelta) -> bool:
+        """Whether a near-identical card was shown within ``horizon``."""
+        return any(
+            now - card.created_at <= horizon and similarity(text, card.text) >= 0.8
+            for card in self.recent_cards
+        )
+
+    def answered_recently(self, question: str, now: datetime, horizon: timedelta) -> bool:
+        """Whether the same question (re-asked in other words) was answered within horizon."""
+        return any(
+            card.trigger_text is not None
+            and now - card.created_at <= horizon
+            and containment(question, card.trigger_text) >= 0.75
+            and containment(card.trigger_text, question) >= 0.5
+            for card in self.recent_cards
+        )
+
+    def note_person(self, key: str, name: str, observation: str, stated: bool) -> None:
+        """Remember an observation about a person (bounded per person and per session)."""
+        notes = self.people.get(key)
+        if notes is None:
+            if len(self.people) >= MAX_PEOPLE:
+                self.people.pop(next(iter(self.people)))
+            notes = self.people[key] = PersonNotes(display_name=name)
+        if observation and (not notes.observations or notes.observations[-1] != observation):
+            notes.observations.append(observation)
+        notes.stated = notes.stated or stated
+
+
+@dataclass
+class SpeechStream:
+    """The live partial speech of one socket, rebuilt from overlapping revisions.
+
+    Soniox may reuse an event_id, issue a new one for each revision, or send only a sliding
+    tail of a long utterance; the text itself decides how a revision joins the stream.
+    """
+
+    text: str = ""
+    event_id: str | None = None
+    focus_offset: int = 0
+    revision: int = 0
+
+    def update(self, partial: str, event_id: str) -> None:
+        """Merge a new partial revision into the stream."""
+        self.revision += 1
+        self.event_id = event_id
+        partial = partial.strip()
+        if not self.text:
+            self.text = partial
+            return
+        if _is_revision(self.text, partial):
+            self.text = partial
+        else:
+            start = _tail_overlap_start(self.text, partial)
+            if start is None:
+                # Unrelated speech: a new utterance began.
+                self.text = partial
+                self.focus_offset = 0
+            else:
+                self.text = self.text[:start] + partial
+        if len(self.text) > MAX_STREAM_CHARACTERS:
+            cut = len(self.text) - MAX_STREAM_CHARACTERS
+            self.text = self.text[cut:]
+            self.focus_offset = max(0, self.focus_offset - cut)
+        self.focus_offset = min(self.focus_offset, len(self.text))
+
+    def focus(self) -> str:
+        """Speech appended since the last card (the whole stream when there was none)."""
+        return self.text[self.focus_offset :].strip()
+
+    def mark_card(self) -> None:
+        """Later evaluations look only at speech after this point."""
+        self.focus_offset = len(self.text)
+
+    def reset(self) -> None:
+        """Forget the stream (its utterance became final)."""
+        self.text = ""
+        self.event_id = None
+        self.focus_offset = 0
+
+
+def _is_revision(current: str, new: str) -> bool:
+    """A revision shares its beginning with the current stream."""
+    a, b = fold(current), fold(new)
+    shorter = min(len(a), len(b))
+    if shorter == 0:
+        return False
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= max(1, int(shorter * 0.6))
+
+
+def _tail_overlap_start(current: str, new: str) -> int | None:
+    """Where a sliding-tail revision ``new`` starts inside ``current``, if it overlaps."""
+    a, b = current, new
+    minimum = min(12, len(b))
+    for start in range(len(a)):
+        overlap = len(a) - start
+        if overlap < minimum:
+            return None
+        if b.startswith(a[start:]) or a[start:].startswith(b):
+            return start
+    return None

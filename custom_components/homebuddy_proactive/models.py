@@ -1,0 +1,34 @@
+"""Typed runtime data of a HomeBuddy Proactive config entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from homeassistant.config_entries import ConfigEntry
+
+from .engine.engine import Insight, ProactiveEngine
+from .engine.model import OllamaModel
+from .engine.store import ProactiveStore
+
+type HomeBuddyConfigEntry = ConfigEntry[HomeBuddyRuntimeData]
+
+
+@dataclass(kw_only=True)
+class InsightTally:
+    """The last insight and today's count, shared by the entities."""
+
+    last: Insight | None = None
+    today: int = 0
+    day: str = ""
+
+
+@dataclass(kw_only=True)
+class HomeBuddyRuntimeData:
+    """What a loaded entry owns; everything here is closed on unload."""
+
+    engine: ProactiveEngine
+    store: ProactiveStore
+    model: OllamaModel
+    tally: InsightTally = field(default_factory=InsightTally)
+    started_at: datetime | None = None

@@ -1,0 +1,131 @@
+"""Sensors: last insight, insights today, active sessions, LLM status."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from homeassistant.components.sensor import (
+    SensorDeviceClass,
+    SensorEntity,
+    SensorEntityDescription,
+    SensorStateClass,
+)
+from homeassistant.const import EntityCategory
+from homeassistant.core import HomeAssistant, callback
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+from homeassistant.helpers.typing import StateType
+from homeassistant.util import dt as dt_util
+
+from .entity import HomeBuddyEntity
+from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
+
+MAX_STATE_LENGTH = 255
+LLM_STATES = ["ok", "unavailable", "unknown"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HomeBuddySensorDescription(SensorEntityDescription):
+    """A sensor computed from the runtime data."""
+
+    value_fn: Callable[[HomeBuddyRuntimeData], StateType]
+    attributes_fn: Callable[[HomeBuddyRuntimeData], dict[str, Any] | None] = lambda _: None
+
+
+def _last_text(runtime: HomeBuddyRuntimeData) -> StateType:
+    last = runtime.tally.last
+    return last.text[:MAX_STATE_LENGTH] if last else None
+
+
+def _last_attributes(runtime: HomeBuddyRuntimeData) -> dict[str, Any] | None:
+    last = runtime.tally.last
+    if last is None:
+        return None
+    return {
+        "insight_id": last.insight_id,
+        "intent": last.intent,
+        "confidence": last.confidence,
+        "source": last.source,
+        "client_id": last.client_id,
+        "session_id": last.session_id,
+        "language": last.language,
+        "created_at": last.created_at.isoformat(),
+    }
+
+
+def _today(runtime: HomeBuddyRuntimeData) -> StateType:
+    tally = runtime.tally
+    return tally.today if tally.day == dt_util.now().date().isoformat() else 0
+
+
+def _llm_status(runtime: HomeBuddyRuntimeData) -> StateType:
+    available = runtime.model.stats.available
+    if available is None:
+        return "unknown"
+    return "ok" if available else "unavailable"
+
+
+SENSORS: tuple[HomeBuddySensorDescription, ...] = (
+    HomeBuddySensorDescription(
+        key="last_insight",
+        translation_key="last_insight",
+        value_fn=_last_text,
+        attributes_fn=_last_attributes,
+    ),
+    HomeBuddySensorDescription(
+        key="insights_today",
+        translation_key="insights_today",
+        state_class=SensorStateClass.TOTAL,
+        value_fn=_today,
+    ),
+    HomeBuddySensorDescription(
+        key="active_sessions",
+        translation_key="active_sessions",
+        state_class=SensorStateClass.MEASUREMENT,
+        value_fn=lambda runtime: runtime.engine.active_sessions,
+    ),
+    HomeBuddySensorDescription(
+        key="llm_status",
+        translation_key="llm_status",
+        device_class=SensorDeviceClass.ENUM,
+        options=LLM_STATES,
+        entity_category=EntityCategory.DIAGNOSTIC,
+        value_fn=_llm_status,
+    ),
+)
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: HomeBuddyConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add the sensors."""
+    async_add_entities(HomeBuddySensor(entry, description) for description in SENSORS)
+
+
+class HomeBuddySensor(HomeBuddyEntity, SensorEntity):
+    """A sensor that updates whenever the engine reports a change."""
+
+    entity_description: HomeBuddySensorDescription
+
+    async def async_added_to_hass(self) -> None:
+        """Update on every insight and every connection change."""
+        engine = self.entry.runtime_data.engine
+        self.async_on_remove(engine.add_insight_listener(lambda _insight: self._update()))
+        self.async_on_remove(engine.add_state_listener(self._update))
+
+    @callback
+    def _update(self) -> None:
+        self.async_write_ha_state()
+
+    @property
+    def native_value(self) -> StateType:
+        """Computed from the runtime data."""
+        return self.entity_description.value_fn(self.entry.runtime_data)
+
+    @property
+    def extra_state_attributes(self) -> dict[str, Any] | None:
+        """Details of the last insight, where relevant."""
+        return self.entity_description.attributes_fn(self.entry.runtime_data)

@@ -1,0 +1,169 @@
+"""The SQLite store: migrations, durability, and what each table keeps."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from custom_components.homebuddy_proactive.engine.store import (
+    SCHEMA_VERSION,
+    InsightRecord,
+    PersonObservation,
+    ProactiveStore,
+    StoreError,
+    TranscriptRecord,
+)
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+def transcript(text: str, session_id: str = "s1", event_id: str = "e1") -> TranscriptRecord:
+    """A final transcript record."""
+    return TranscriptRecord(
+        event_id=event_id,
+        client_id="c1",
+        session_id=session_id,
+        text=text,
+        speaker="owner",
+        language="en",
+        timestamp=NOW,
+    )
+
+
+async def test_new_file_is_created_in_wal_mode_at_current_schema(tmp_path: Path) -> None:
+    """An empty path becomes a WAL database at the newest schema."""
+    path = tmp_path / "sub" / "homebuddy.db"
+    store = await ProactiveStore.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {
+        "transcripts",
+        "insights",
+        "feedback",
+        "memories",
+        "session_people",
+        "auth_sessions",
+    } <= tables
+
+
+async def test_migrates_from_previous_version_keeping_rows(tmp_path: Path) -> None:
+    """A file at the previous schema is migrated forward; its rows survive."""
+    path = tmp_path / "old.db"
+    old = await ProactiveStore.open(path, target_version=SCHEMA_VERSION - 1)
+    assert await old.schema_version() == SCHEMA_VERSION - 1
+    await old.add_transcript(transcript("kept across the migration"), NOW)
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        rows = await store.recent_transcripts("s1", NOW - timedelta(days=1), 10)
+        assert [r.text for r in rows] == ["kept across the migration"]
+        memory = await store.add_memory(
+            client_id="c1", kind="fact", content="new columns work", created_at=NOW
+        )
+        assert memory.importance == 0.5
+    finally:
+        await store.close()
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    """A file written by a newer version is not touched."""
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    with pytest.raises(StoreError, match="newer"):
+        await ProactiveStore.open(path)
+
+
+async def test_unopenable_path_is_a_store_error(tmp_path: Path) -> None:
+    """A path that cannot hold a database gives a clear StoreError."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(StoreError):
+        await ProactiveStore.open(blocker / "db.sqlite")
+
+
+async def test_write_close_reopen_read_back(tmp_path: Path) -> None:
+    """Everything written is there after closing and reopening the file."""
+    path = tmp_path / "homebuddy.db"
+    store = await ProactiveStore.open(path)
+    await store.add_transcript(transcript("first", event_id="a"), NOW)
+    await store.add_transcript(transcript("second", event_id="b"), NOW + timedelta(seconds=1))
+    await store.add_insight(
+        InsightRecord(
+            insight_id="i1",
+            client_id="c1",
+            session_id="s1",
+            event_id="b",
+            source="final",
+            text="A card",
+            intent="question",
+            confidence=0.9,
+            created_at=NOW,
+            language="en",
+            memory_ids=(3, 4),
+        )
+    )
+    await store.add_feedback("i1", "c1", True, NOW)
+    memory = await store.add_memory(
+        client_id="c1", kind="preference", content="likes tea", created_at=NOW
+    )
+    await store.add_person_observations(
+        "s1",
+        "c1",
+        [
+            PersonObservation(
+                name_key="vincent",
+                display_name="Vincent",
+                observation="ran the interview",
+                created_at=NOW,
+            )
+        ],
+    )
+    await store.add_auth_session("hash", "homebuddy", NOW, NOW + timedelta(hours=1))
+    await store.close()
+
+    store = await ProactiveStore.open(path)
+    try:
+        rows = await store.recent_transcripts("s1", NOW - timedelta(minutes=1), 10)
+        assert [r.text for r in rows] == ["first", "second"]
+        insight = await store.get_insight("i1")
+        assert insight is not None
+        assert insight.memory_ids == (3, 4)
+        assert await store.feedback_for("i1") == [True]
+        memories = await store.list_memories(["c1"])
+        assert [m.id for m in memories] == [memory.id]
+        people = await store.session_people("s1")
+        assert people[0].display_name == "Vincent"
+        assert await store.session_people("other") == []
+        assert await store.auth_session_expiry("hash") == NOW + timedelta(hours=1)
+        assert await store.delete_auth_session("hash") is True
+        assert await store.auth_session_expiry("hash") is None
+    finally:
+        await store.close()
+
+
+async def test_recent_transcripts_respects_window_and_limit(tmp_path: Path) -> None:
+    """Only recent finals of the session come back, newest N, oldest first."""
+    store = await ProactiveStore.open(tmp_path / "db.sqlite")
+    try:
+        for n in range(10):
+            await store.add_transcript(
+                transcript(f"line {n}", event_id=str(n)), NOW + timedelta(seconds=n)
+            )
+        await store.add_transcript(transcript("elsewhere", session_id="s2"), NOW)
+        rows = await store.recent_transcripts("s1", NOW + timedelta(seconds=5), 3)
+        assert [r.text for r in rows] == ["line 7", "line 8", "line 9"]
+        assert await store.count_transcripts() == 11
+        assert await store.count_transcripts("s2") == 1
+    finally:
+        await store.close()

@@ -1,0 +1,89 @@
+"""Fixtures of the Home Assistant integration tests, in the style of HA core's peblar tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.homebuddy_proactive.config_flow import ENTRY_TITLE
+from custom_components.homebuddy_proactive.const import (
+    CONF_DETECTOR_MODE,
+    CONF_MODEL,
+    CONF_URL,
+    DOMAIN,
+)
+from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
+from tests.fake_ollama import FakeOllama
+
+MODEL: str = "llama3.2:3b"
+
+
+@pytest.fixture(autouse=True)
+def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
+    """Let Home Assistant load the integration from custom_components.
+
+    Kept here rather than in tests/conftest.py so the HA-free engine tests never start a hass.
+    """
+
+
+@pytest.fixture(autouse=True)
+def config_dir_per_test(hass: HomeAssistant, tmp_path: Path) -> Path:
+    """Give each test its own config folder, so the SQLite store starts empty.
+
+    The harness points every hass at one shared folder inside the installed test package; a
+    database written there would leak from one test into the next.
+    """
+    hass.config.config_dir = str(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture(autouse=True)
+async def unload_entries_after_test(hass: HomeAssistant) -> AsyncIterator[None]:
+    """Unload every loaded entry at the end of a test.
+
+    Stopping hass does not unload config entries, and an SQLite connection left open makes
+    pytest hang at exit.
+    """
+    yield
+    for entry in hass.config_entries.async_entries(DOMAIN):
+        if entry.state is ConfigEntryState.LOADED:
+            await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+
+@pytest.fixture
+async def fake_ollama(socket_enabled: None) -> AsyncIterator[FakeOllama]:
+    """Run a fake Ollama server on 127.0.0.1 (the HA harness blocks sockets otherwise)."""
+    async with FakeOllama(models=[MODEL, "qwen3:4b"]) as fake:
+        yield fake
+
+
+@pytest.fixture
+def mock_config_entry(fake_ollama: FakeOllama) -> MockConfigEntry:
+    """Return a config entry pointing at the fake Ollama."""
+    return MockConfigEntry(
+        domain=DOMAIN,
+        title=ENTRY_TITLE,
+        data={
+            CONF_URL: fake_ollama.url,
+            CONF_MODEL: MODEL,
+            CONF_DETECTOR_MODE: DETECTOR_HEURISTIC,
+        },
+        unique_id=None,
+    )
+
+
+@pytest.fixture
+async def init_integration(
+    hass: HomeAssistant, mock_config_entry: MockConfigEntry
+) -> MockConfigEntry:
+    """Set the integration up for real against the fake Ollama and return its entry."""
+    mock_config_entry.add_to_hass(hass)
+    await hass.config_entries.async_setup(mock_config_entry.entry_id)
+    await hass.async_block_till_done()
+    return mock_config_entry
