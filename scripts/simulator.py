@@ -294,7 +294,8 @@ class Simulator:
                     raise SimulatorError(
                         f"sign-in at {url} failed: HTTP {response.status}: {short(body)}{hint}"
                     )
-                token = json.loads(body).get("access_token")
+                data = json.loads(body)
+                token = data.get("access_token") if isinstance(data, dict) else None
         except (aiohttp.ClientError, TimeoutError, ValueError) as err:
             raise SimulatorError(f"sign-in at {url} failed: {err or type(err).__name__}") from err
         if not isinstance(token, str) or not token:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from homeassistant.const import Platform
-from homeassistant.core import HomeAssistant, callback
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP, Platform
+from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.typing import ConfigType
@@ -99,7 +99,13 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         hass.bus.async_fire(EVENT_INSIGHT, insight_event_data(insight))
 
     entry.async_on_unload(engine.add_insight_listener(fire_insight_event))
-    entry.async_on_unload(entry.add_update_listener(_async_options_updated))
+
+    async def close_on_stop(_event: Event) -> None:
+        # HA does not unload entries when it stops; an open aiosqlite thread would keep the
+        # process from exiting.
+        await runtime.async_close()
+
+    entry.async_on_unload(hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, close_on_stop))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     return True
 
@@ -120,17 +126,9 @@ def insight_event_data(insight: Insight) -> dict[str, Any]:
     }
 
 
-async def _async_options_updated(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> None:
-    """New tuning values take effect through a reload (sockets reconnect)."""
-    await hass.config_entries.async_reload(entry.entry_id)
-
-
 async def async_unload_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
     """Close sockets, lanes, the store and the Ollama client."""
     unloaded = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
     if unloaded:
-        runtime = entry.runtime_data
-        await runtime.engine.close()
-        await runtime.store.close()
-        await runtime.model.close()
+        await entry.runtime_data.async_close()
     return unloaded

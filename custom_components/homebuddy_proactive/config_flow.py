@@ -17,7 +17,7 @@ from homeassistant.config_entries import (
     ConfigEntry,
     ConfigFlow,
     ConfigFlowResult,
-    OptionsFlow,
+    OptionsFlowWithReload,
 )
 from homeassistant.core import callback
 from homeassistant.helpers.selector import (
@@ -225,7 +225,7 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
         return {}
 
 
-class HomeBuddyOptionsFlow(OptionsFlow):
+class HomeBuddyOptionsFlow(OptionsFlowWithReload):
     """Edit the engine's tuning values and the detector mode.
 
     The entry's update listener (``__init__.py``) reloads it when the options change.

@@ -32,3 +32,13 @@ class HomeBuddyRuntimeData:
     model: OllamaModel
     tally: InsightTally = field(default_factory=InsightTally)
     started_at: datetime | None = None
+    closed: bool = False
+
+    async def async_close(self) -> None:
+        """Close sockets, lanes, the store and the Ollama client (once)."""
+        if self.closed:
+            return
+        self.closed = True
+        await self.engine.close()
+        await self.store.close()
+        await self.model.close()

@@ -520,3 +520,98 @@ async def test_unload_closes_sockets_and_everything(
     message = await ws.receive(timeout=5)
     assert message.type == aiohttp.WSMsgType.CLOSE
     assert message.data == 1001
+
+
+SPOKEN = {
+    "en": (
+        [
+            "could I bring my dog to the restaurant",
+            "where did I leave my keys",
+            "is the pharmacy open today",
+            "what time is the doctor appointment",
+        ],
+        [
+            "when I was young we lived by the sea",
+            "what I mean is we should wait",
+            "we are leaving at seven",
+        ],
+    ),
+    "el": (
+        [
+            "θα μπορούσα να φέρω τον σκύλο μου",
+            "τι ώρα είναι το ραντεβού",
+            "πού άφησα τα κλειδιά μου",
+            "Πότε έρχεται η Μαρία;",
+        ],
+        ["όταν ήμουν μικρός μέναμε στη θάλασσα", "φεύγουμε στις επτά"],
+    ),
+    "fr": (
+        [
+            "pourrais-je venir avec mon chien",
+            "à quelle heure est le rendez-vous",
+            "est-ce que la pharmacie est ouverte",
+            "où ai-je mis mes clés",
+        ],
+        ["quand j'étais jeune on habitait au bord de la mer", "nous partons à sept heures"],
+    ),
+    "es": (
+        ["podría llevar a mi perro", "a qué hora es la cita", "dónde dejé mis llaves"],
+        ["cuando era joven vivíamos junto al mar", "salimos a las siete"],
+    ),
+    "de": (
+        [
+            "könnte ich meinen Hund mitbringen",
+            "wann ist der Arzttermin",
+            "wo habe ich meine Schlüssel",
+        ],
+        ["als ich jung war wohnten wir am Meer", "wir fahren um sieben los"],
+    ),
+    "it": (
+        ["potrei portare il mio cane", "a che ora è l'appuntamento", "dove ho lasciato le chiavi"],
+        ["quando ero giovane vivevamo al mare", "partiamo alle sette"],
+    ),
+    "pt": (
+        ["poderia levar o meu cão", "a que horas é a consulta", "onde deixei as minhas chaves"],
+        ["quando eu era jovem morávamos perto do mar", "saímos às sete"],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SPOKEN))
+async def test_spoken_questions_trigger_and_statements_do_not(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    connect: Connect,
+    fake_ollama: FakeOllama,
+    language: str,
+) -> None:
+    """Questions without punctuation trigger in every language; statements do not."""
+    questions, statements = SPOKEN[language]
+    ws = await connect(session_id=f"lang-{language}")
+    for n, text in enumerate(questions):
+        ack = await send_final(ws, text, f"q{n}", language=language)
+        assert ack["triggered"] is True, text
+        insight = await ws.receive_json(timeout=10)
+        assert insight["type"] == "insight"
+        assert insight["intent"] == "question"
+    for n, text in enumerate(statements):
+        ack = await send_final(ws, text, f"s{n}", language=language)
+        assert ack["triggered"] is False, text
+    assert fake_ollama.chat_count == len(questions)
+    prompt = last_user_prompt(fake_ollama.requests[0])
+    assert f"Transcript language: {language}" in prompt
+
+
+async def test_only_the_newest_utterance_triggers(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    connect: Connect,
+    fake_ollama: FakeOllama,
+) -> None:
+    """A question earlier in the context does not make a later statement trigger."""
+    ws = await connect()
+    await send_final(ws, "Is the bakery open on Sunday?", "q1")
+    await ws.receive_json(timeout=10)
+    ack = await send_final(ws, "We bought bread there last week.", "s1")
+    assert ack["triggered"] is False
+    assert fake_ollama.chat_count == 1

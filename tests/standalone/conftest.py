@@ -287,7 +287,7 @@ class ThreadedFakeOllama:
         self.loop.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the tests that neither reconfigure nor restart it (start-up is slow).
 

@@ -124,6 +124,9 @@ async def test_signin_errors_and_rate_limit(
         async with http.post(url, **kwargs) as response:
             assert response.status == 400, body
             assert (await response.json())["error"] == "bad_request"
+    async with http.post(url, json={"username": USERNAME, "password": "x" * 70_000}) as response:
+        assert response.status == 413
+        assert (await response.json())["error"] == "request_entity_too_large"
     for body in (
         {"username": USERNAME, "password": "wrong"},
         {"username": "admin", "password": PASSWORD},

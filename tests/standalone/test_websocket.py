@@ -10,6 +10,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.fake_ollama import FakeOllama
+
 from .conftest import MODEL, PASSWORD, ServerFactory, ServerProcess, bearer, sign_in
 
 
@@ -134,10 +136,15 @@ async def test_shutdown_closes_sockets_and_exits_cleanly(
 
 
 async def test_log_holds_paths_only_never_secrets(
-    http: aiohttp.ClientSession, start_server: ServerFactory
+    http: aiohttp.ClientSession, start_server: ServerFactory, fake_ollama: FakeOllama
 ) -> None:
     """Even at DEBUG: no query strings, tokens, hashes, passwords or transcript text."""
-    server = await start_server(LOG_LEVEL="DEBUG", DETECTOR_MODE="conversate")
+    ollama_url = fake_ollama.url.replace("http://", "http://ollama-user:ollama-secret@")
+    server = await start_server(
+        LOG_LEVEL="DEBUG", DETECTOR_MODE="conversate", OLLAMA_BASE_URL=ollama_url
+    )
+    async with http.get(f"{server.url}/ready") as response:
+        assert response.status == 200
     token = await sign_in(http, server)
     secret_text = "my bank PIN is 4711 zebra-quartz"
     async with http.ws_connect(
@@ -167,6 +174,7 @@ async def test_log_holds_paths_only_never_secrets(
         hashlib.sha256(token.encode()).hexdigest(),
         PASSWORD,
         "zebra-quartz",
+        "ollama-secret",
         "client_id=",
         "Bearer",
     ):

@@ -1467,6 +1467,72 @@ def _explicit_question(text: str, language: str | None) -> bool:
     return False
 
 
+_MID_EN_AUX: Final = _fw(
+    "do does did can could would will are were have has should shall may don't doesn't "
+    "didn't can't couldn't wouldn't won't aren't weren't haven't hasn't shouldn't dont cant"
+)
+_MID_EN_SUBJECTS: Final = _fw("you we i they he she u ya")
+_MID_EN_BLOCK: Final = _fw(
+    "so neither nor as than only never rarely seldom hardly little not i you we they he she "
+    "it to i'll you'll we'll they'll i'd you'd we'd they'd will can could would should must "
+    "gonna wanna gotta please that who"
+)
+_MID_ACCENTED_WH: Final = frozenset(
+    {
+        "dónde",
+        "cuándo",
+        "cómo",
+        "qué",
+        "quién",
+        "cuánto",
+        "cuánta",
+        "cuántos",
+        "cuántas",
+        "cuál",
+        "πού",
+        "πώς",
+        "πότε",
+        "ποιος",
+        "ποια",
+        "ποιο",
+        "πόσο",
+        "πόσα",
+    }
+)
+_MID_INDIRECT: Final = _fw(
+    "sé sabe sabes sabemos saben saber pregunto pregunta preguntó preguntar dime idea "
+    "importa depende ver decir explicar entiendo olvidé recuerdo mira lo "
+    "ξέρω ξέρει ξέρουμε ξέρουν ρωτάω ρώτησε ρωτήσω θυμάμαι καταλαβαίνω εξαρτάται δες "
+    "σημασία ξέρεις"
+)
+
+
+def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
+    """Find a question that starts inside the last clause ("…the store do you need anything")."""
+    words, raw = clause.words, clause.raw
+    for index in range(2, len(words) - 1):
+        if (
+            "en" in languages
+            and words[index] in _MID_EN_AUX
+            and words[index + 1] in _MID_EN_SUBJECTS
+            and words[index - 1] not in _MID_EN_BLOCK
+            and not words[index - 1].endswith(("'ll", "'d"))
+            and not (words[index] in _fw("do have") and words[index - 1] in _fw("to can will"))
+        ):
+            return True
+    for index in range(2, len(words)):
+        if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
+            continue
+        if raw[index] in _MID_ACCENTED_WH and not set(words[max(0, index - 3) : index]) & (
+            _MID_INDIRECT
+        ):
+            if raw[index] in {"πότε", "πόσο", "πόσα"} or raw[index - 1] in {"por", "a", "de"}:
+                return True
+            if index + 1 < len(words):
+                return True
+    return False
+
+
 def is_question(text: str, language: str | None = None) -> bool:
     """Return True when the newest utterance asks a question, with or without punctuation."""
     if not text or not _has_letters(text):
@@ -1480,7 +1546,10 @@ def is_question(text: str, language: str | None = None) -> bool:
     accented = bool(_ACCENT_RE.search(text))
     languages = [code for code in _rule_languages(text, language) if code in _RULES]
     for sentence in sentences[-2:]:
-        for clause in _clauses(sentence, accented):
+        clauses = _clauses(sentence, accented)
+        if sentence is sentences[-1] and clauses and _mid_question(clauses[-1], languages):
+            return True
+        for clause in clauses:
             if _generic_question(clause.words):
                 return True
             for code in languages:
@@ -1530,6 +1599,12 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
     "en": (
         _rule(
             KIND_REMINDER,
+            _EN_CAN_YOU + r"remind\s+me\s+(?P<t>(?:at|on|in|by|tomorrow|tonight|this|next|later)\b"
+            r"[^,.]{0,30}?)\s+(?:to|that|about)\s+(?P<c>.+)",
+            question=True,
+        ),
+        _rule(
+            KIND_REMINDER,
             _EN_CAN_YOU + r"remind\s+me\s+(?!(?:what|where|when|who|why|how|which|if|whether)\b)"
             r"(?:(?:to|that|about|of)\s+)?(?P<c>.+)",
             question=True,
@@ -1573,6 +1648,14 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
         _rule(KIND_TASK, r"(?:i'?d|we'?d|i\s+had|we\s+had)\s+better\s+(?P<c>.+)", task=True),
     ),
     "fr": (
+        _rule(
+            KIND_REMINDER,
+            _FR_CAN_YOU + r"(?:me\s+rappeler|rappelle[sz]?[\s-]*moi|rappelez[\s-]*moi)\s+"
+            r"(?P<t>(?:demain|ce\s+soir|cet?\s+\w+|lundi|mardi|mercredi|jeudi|vendredi|samedi|"
+            r"dimanche|à\s+\d+\s*h\s*\d*|dans\s+\w+\s+\w+)(?:\s+(?:matin|soir|midi))?)\s*,?\s+"
+            r"(?:de\s+|d'\s*|que\s+|qu'\s*)(?P<c>.+)",
+            question=True,
+        ),
         _rule(
             KIND_REMINDER,
             _FR_CAN_YOU + r"(?:me\s+rappeler|rappelle[sz]?[\s-]*moi|rappelez[\s-]*moi|"
@@ -1854,7 +1937,8 @@ _EMPTY_CONTENT: Final = _fw(
     "daran dass an zu it later please"
 )
 _TASK_LEAVE: Final = _fw(
-    "go leave run partir aller y φύγω πάω φεύγω ir irme andare andarmene gehen los weg sair"
+    "go leave run partir aller y φύγω πάω φεύγω ir irme andare andarmene gehen los weg sair "
+    "sit sleep rest think breathe relax calm pee lie"
 )
 _EL_CLITICS: Final = _fw("το τα τον την τη του της τους τις μου σου μας σας δεν μην θα")
 _TRAILING_POLITE_RE: Final = _compile(
@@ -1926,6 +2010,9 @@ def _capture_sentence(sentence: str, language: str) -> CapturedMemory | None:
                 return None
         if rule.check_task and not _task_ok(content, language):
             return None
+        if "t" in rule.pattern.groupindex and match.group("t"):
+            when = sentence[match.start("t") : match.end("t")].strip(_STRIP_CHARS)
+            content = f"{content} {when}"
         if "l" in rule.pattern.groupindex and match.group("l"):
             list_name = sentence[match.start("l") : match.end("l")].strip()
             if _fold(list_name) not in _fs("list", "liste", "λίστα", "lista", "liste"):
@@ -2165,7 +2252,7 @@ _SENSITIVE_STEMS: Final = (
     "personalidade preguiços intenção"
 )
 _SENSITIVE_WORDS: Final = _fw(
-    "ill gay trans lgbt lgbtq jew jews asian arab latino race salud ledig ledige sick"
+    "ill gay trans lgbt lgbtq jew jews asian arab latino salud ledig ledige sick"
 )
 _SENSITIVE_RE: Final = re.compile(
     r"(?<!\w)(?:"
@@ -2203,7 +2290,8 @@ _WARNING_RE: Final = _compile(
     r"perigo\w*|atenção|cautela)\b"
 )
 _CORRECTION_RE: Final = _compile(
-    r"(?:^\W*(?:actually|correction|no\s*,?\s+(?:it'?s|it\s+is|that'?s|that\s+was|it\s+was|"
+    r"(?:^\W*(?:(?:wait|well|oh|um+|uh+|so|hmm+|sorry|ok|okay|alors|euh|bon|ah|oh|ε+|"
+    r"λοιπόν|pues|bueno|mira|also|na|allora|beh|então|bom|olha)\W+)*(?:actually|correction|no\s*,?\s+(?:it'?s|it\s+is|that'?s|that\s+was|it\s+was|"
     r"they\s+are|he\s+is|she\s+is)|en\s+fait|non\s*,?\s+(?:c'est|ce\s+n'est|il\s+est|elle\s+est)|"
     r"en\s+réalité|στην\s+πραγματικότητα|όχι\s*,?\s+(?:είναι|ήταν)|για\s+την\s+ακρίβεια|"
     r"en\s+realidad|de\s+hecho|no\s*,?\s+(?:es|era|son)\b|eigentlich|tatsächlich|"

@@ -174,6 +174,14 @@ def _whole_number(
     return value
 
 
+def _without_userinfo(url: str) -> str:
+    """The URL without ``user:password@`` (safe to log)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
 # -- authentication --------------------------------------------------------------------------
 
 
@@ -433,8 +441,12 @@ class StandaloneApi:
         self._runtime = StandaloneRuntime(store=store, model=model, engine=engine, tokens=tokens)
         purge = asyncio.create_task(self._purge_expired_tokens(), name="homebuddy token purge")
         LOGGER.info(
-            "HomeBuddy Proactive standalone server: model %s, detector %s, database %s, auth %s",
+            "HomeBuddy Proactive standalone server on %s:%s: model %s at %s, detector %s, "
+            "database %s, authentication %s",
+            self.settings.host,
+            self.settings.port,
             config.ollama_model,
+            _without_userinfo(config.ollama_base_url),
             config.detector_mode,
             self.settings.database_path,
             "configured" if self.settings.auth_configured else "NOT configured",
