@@ -5,7 +5,7 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from aiohttp import hdrs, web
-from homeassistant.components.http import KEY_HASS, HomeAssistantView
+from homeassistant.helpers.http import KEY_HASS, HomeAssistantView
 from homeassistant.components.http.auth import SIGN_QUERY_PARAM
 
 from .const import DOMAIN, WS_VIEW_URL

@@ -46,6 +46,9 @@ QUESTIONS: dict[str, list[str]] = {
         "wheres the nearest atm",
         "Could you tell me the way to the station",
         "sorry, can you repeat that",
+        "what kind of wine goes with fish",
+        "to whom should I send the invoice",
+        "might it be better to wait",
     ],
     "fr": [
         "est-ce que la pharmacie est ouverte",
@@ -64,6 +67,8 @@ QUESTIONS: dict[str, list[str]] = {
         "y a-t-il un bus pour l'aéroport",
         "bon on part à quelle heure",
         "Puis-je vous poser une question",
+        "c'est combien le billet",
+        "vous avez l'heure",
     ],
     "es": [
         "cuándo sale el próximo tren",
@@ -80,6 +85,7 @@ QUESTIONS: dict[str, list[str]] = {
         "me puedes pasar la sal",
         "bueno y a qué hora empieza la película",
         "podríamos cambiar la reunión al lunes",
+        "a qué hora cierra el museo",
     ],
     "de": [
         "Könnte ich morgen vorbeikommen",
@@ -96,6 +102,7 @@ QUESTIONS: dict[str, list[str]] = {
         "also wie lange dauert die Fahrt",
         "Sprechen Sie Englisch",
         "Welcher Zug fährt nach Berlin",
+        "Bist du sicher",
     ],
     "it": [
         "potrei pagare con la carta",
@@ -112,6 +119,9 @@ QUESTIONS: dict[str, list[str]] = {
         "allora cosa facciamo stasera",
         "dov'è il bagno",
         "si può pagare con il bancomat",
+        "a che ora chiude il museo",
+        "è possibile prenotare un tavolo",
+        "quando ci vediamo",
     ],
     "pt": [
         "poderia me ajudar com as malas",
@@ -127,6 +137,9 @@ QUESTIONS: dict[str, list[str]] = {
         "será que vai chover amanhã",
         "o que você acha disso",
         "dá para pagar com cartão",
+        "a que horas fecha o museu",
+        "por que você não vem",
+        "é possível reservar uma mesa",
     ],
     "el": [
         "Θα μπορούσα να πληρώσω με κάρτα",
@@ -142,6 +155,7 @@ QUESTIONS: dict[str, list[str]] = {
         "λοιπόν μπορείς να με βοηθήσεις",
         "Θέλεις να πάμε σινεμά",
         "τι θα φάμε απόψε",
+        "Έχετε ελεύθερο δωμάτιο",
     ],
 }
 
@@ -162,6 +176,7 @@ STATEMENTS: dict[str, list[str]] = {
         "When you get home call me",
         "What happened yesterday was terrible",
         "I went home; then I slept",
+        "Which is why I left early",
     ],
     "fr": [
         "Quand j'étais jeune on habitait à Lyon",
@@ -175,6 +190,9 @@ STATEMENTS: dict[str, list[str]] = {
         "Peut-être qu'il viendra demain",
         "C'est ce que je pensais",
         "Je ne sais pas, n'importe quoi",
+        "Quoi qu'il arrive je serai là",
+        "Comment dire, c'est compliqué",
+        "Combien je t'aime",
     ],
     "es": [
         "Cuando era niño vivía en Madrid",
@@ -185,6 +203,8 @@ STATEMENTS: dict[str, list[str]] = {
         "Podría ser peor",
         "Lo que quiero decir es que no hay tiempo",
         "No puedo ir mañana",
+        "Como quieras",
+        "Tienes razón",
     ],
     "de": [
         "Wenn ich Zeit habe komme ich vorbei",
@@ -196,6 +216,7 @@ STATEMENTS: dict[str, list[str]] = {
         "Kann sein",
         "Das weiß ich nicht",
         "Wenn du Zeit hast, kommst du vorbei",
+        "Was auch immer passiert",
     ],
     "it": [
         "Quando ero giovane vivevo a Roma",
@@ -206,6 +227,9 @@ STATEMENTS: dict[str, list[str]] = {
         "Perché sono stanco",
         "Quando arrivo a casa mi riposo",
         "Come sai domani è festa",
+        "Quando piove resto a casa",
+        "Può darsi che piova",
+        "Hai ragione",
     ],
     "pt": [
         "Quando eu era jovem morava em Lisboa",
@@ -215,6 +239,9 @@ STATEMENTS: dict[str, list[str]] = {
         "Acho que o trem chega às oito",
         "O que eu quero dizer é que não temos tempo",
         "Porque estou cansado",
+        "Quando chove fico em casa",
+        "Você tem razão",
+        "Como quiser",
     ],
     "el": [
         "Όταν ήμουν μικρός ζούσαμε στην Αθήνα",
@@ -225,6 +252,8 @@ STATEMENTS: dict[str, list[str]] = {
         "Όπως σου είπα δεν μπορώ να έρθω",
         "Γιατί είμαι κουρασμένος",
         "Ό,τι πεις εσύ",
+        "Έχεις δίκιο",
+        "Πού και πού πάμε για καφέ",
     ],
 }
 
@@ -295,6 +324,10 @@ def test_spoken_question_without_language(text: str) -> None:
         pytest.param("ALORS, EST-CE QU'IL VIENT", "fr", id="upper-case"),
         pytest.param("  um  so   whats the plan  ", "en", id="fillers-spaces"),
         pytest.param("I was wondering whether we could meet", "en", id="wondering"),
+        pytest.param("I'm going to the store do you need anything", "en", id="en-run-on"),
+        pytest.param("I'm at the station where are you", "en", id="en-run-on-wh"),
+        pytest.param("estoy en la estación dónde estás", "es", id="es-run-on"),
+        pytest.param("είμαι στο σταθμό πού είσαι", "el", id="el-run-on"),
     ],
 )
 def test_question_forms(text: str, language: str | None) -> None:
@@ -314,11 +347,54 @@ def test_question_forms(text: str, language: str | None) -> None:
         pytest.param("Ja, kann ich machen", "de", id="de-answer"),
         pytest.param("Sì, posso venire", "it", id="it-answer"),
         pytest.param("Mach ich", "de", id="de-topic-drop"),
+        pytest.param("I'll do you a favour", "en", id="en-do-you-favour"),
+        pytest.param("I like it and so do you", "en", id="en-so-do-you"),
+        pytest.param("not only did he come he also stayed", "en", id="en-negative-inversion"),
+        pytest.param("no sé dónde está", "es", id="es-indirect"),
+        pytest.param("δεν ξέρω πού είναι", "el", id="el-indirect"),
     ],
 )
 def test_non_question_forms(text: str, language: str | None) -> None:
     """Empty text, non-Greek semicolons, old sentences and answers do not trigger."""
     assert not is_question(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        pytest.param("pourrais je avoir un verre d eau", "fr", True, id="fr-no-hyphen"),
+        pytest.param("peut on payer en liquide", "fr", True, id="fr-no-hyphen-on"),
+        pytest.param("a t il fini", "fr", True, id="fr-t-il"),
+        pytest.param("Tu crois qu'il va pleuvoir", "fr", True, id="fr-opinion"),
+        pytest.param("Bonjour, je voudrais savoir si c'est ouvert", "fr", True, id="fr-savoir"),
+        pytest.param("Demain je pars", "fr", False, id="fr-adverb-pronoun"),
+        pytest.param("Il est possible de venir", "fr", False, id="fr-statement"),
+        pytest.param("Vous avez raison", "fr", False, id="fr-raison"),
+        pytest.param("Peut être demain", "fr", False, id="fr-peut-etre"),
+        pytest.param("the meeting is at three. i think. or was it four", "en", True, id="en-or"),
+        pytest.param("dont you think its too late", "en", True, id="en-no-apostrophe"),
+        pytest.param("WHERE IS THE NEAREST HOSPITAL", "en", True, id="en-caps"),
+        pytest.param("ΠΟΥ ΕΙΝΑΙ Ο ΣΤΑΘΜΟΣ", "el", True, id="el-caps"),
+        pytest.param("που ειναι ο σταθμος", "el", True, id="el-no-tonos"),
+        pytest.param("εκει που μενουμε βρεχει πολυ", "el", False, id="el-no-tonos-relative"),
+        pytest.param("Αυτό που εννοώ είναι ότι", "el", False, id="el-relative"),
+        pytest.param("Εσύ τι λες", "el", True, id="el-topic"),
+        pytest.param("Και τώρα τι κάνουμε", "el", True, id="el-topic-2"),
+        pytest.param("Νομίζεις ότι θα βρέξει", "el", True, id="el-opinion"),
+        pytest.param("Νομίζω ότι θα βρέξει", "el", False, id="el-own-opinion"),
+        pytest.param("E adesso cosa facciamo", "it", True, id="it-topic"),
+        pytest.param("Ora che ci penso hai ragione", "it", False, id="it-now-that"),
+        pytest.param("Pensi che pioverà", "it", True, id="it-opinion"),
+        pytest.param("E agora o que fazemos", "pt", True, id="pt-topic"),
+        pytest.param("Agora que você chegou podemos ir", "pt", False, id="pt-now-that"),
+        pytest.param("Acha que vai chover", "pt", True, id="pt-opinion"),
+        pytest.param("Y ahora qué hacemos", "es", True, id="es-topic"),
+        pytest.param("Ich möchte wissen, wann der Zug kommt", "de", True, id="de-wissen"),
+    ],
+)
+def test_stt_quirks(text: str, language: str, expected: bool) -> None:
+    """Missing hyphens, apostrophes, accents or capitals and fronted topics are handled."""
+    assert is_question(text, language) is expected
 
 
 # ---------------------------------------------------------------------------------------------
@@ -395,6 +471,14 @@ CAPTURES: list[tuple[str, str | None, str, str]] = [
     ("tenho que comprar leite", "pt", "task", "comprar leite"),
     ("remind me to call the doctor at 5", None, "reminder", "call the doctor at 5"),
     ("rappelle-moi d'appeler Vincent", None, "reminder", "appeler Vincent"),
+    ("remind me at six to call my sister", "en", "reminder", "call my sister at six"),
+    ("rappelle-moi demain d'appeler le médecin", "fr", "reminder", "appeler le médecin demain"),
+    ("Note to self: call the bank about the card", "en", "reminder", "call the bank"),
+    ("Okay. I need to email Sarah the contract. Thanks.", "en", "task", "email Sarah the contract"),
+    ("Faut que j'appelle la banque demain", "fr", "task", "appelle la banque demain"),
+    ("Mets des œufs sur la liste de courses", "fr", "task", "des œufs"),
+    ("Να μην ξεχάσω να πληρώσω το νοίκι", "el", "reminder", "πληρώσω το νοίκι"),
+    ("Πρέπει να τηλεφωνήσουμε στον υδραυλικό", "el", "task", "τηλεφωνήσουμε"),
 ]
 
 
@@ -438,6 +522,11 @@ def test_capture_memory(text: str, language: str | None, kind: str, content: str
         pytest.param("πρέπει να φύγω", "el", id="el-leaving"),
         pytest.param("μου θύμισε να πάρω τηλέφωνο", "el", id="el-narrative"),
         pytest.param("tenía que comprar leche", "es", id="es-past"),
+        pytest.param("I need to sit down", "en", id="en-immediate-need"),
+        pytest.param("You have to see this movie", "en", id="en-second-person"),
+        pytest.param("I need to know what time it is", "en", id="en-knowledge-question"),
+        pytest.param("Tu dois voir ce film", "fr", id="fr-second-person"),
+        pytest.param("Πρέπει να δεις αυτή την ταινία", "el", id="el-second-person"),
         pytest.param("", None, id="empty"),
     ],
 )
@@ -729,6 +818,8 @@ def test_not_sensitive(text: str) -> None:
         pytest.param("Mount Everest is the tallest mountain", "fact_check", id="superlative"),
         pytest.param("Sydney is the capital of Australia", "fact_check", id="capital"),
         pytest.param("The tower was built in 1889", "fact_check", id="year"),
+        pytest.param("Wait, actually it was Monday", "correction", id="filler-actually"),
+        pytest.param("I actually like it", None, id="actually-inside"),
         pytest.param("I had a nice lunch", None, id="none"),
         pytest.param("ok", None, id="filler"),
         pytest.param("I NEED TO GO HOME NOW", None, id="shouting"),

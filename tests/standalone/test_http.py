@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -90,6 +92,10 @@ async def test_signin_and_signout(http: aiohttp.ClientSession, server: ServerPro
     expires_at = datetime.fromisoformat(body["expires_at"])
     assert before + timedelta(seconds=86398) <= expires_at <= before + timedelta(seconds=86402)
     first = body["access_token"]
+    with sqlite3.connect(server.env["DATABASE_PATH"]) as db:
+        stored = {row[0] for row in db.execute("SELECT token_hash FROM auth_sessions")}
+    assert hashlib.sha256(first.encode()).hexdigest() in stored
+    assert first not in stored
     second = await sign_in(http, server)
     assert second != first
 
@@ -126,7 +132,7 @@ async def test_signin_errors_and_rate_limit(
             assert (await response.json())["error"] == "bad_request"
     async with http.post(url, json={"username": USERNAME, "password": "x" * 70_000}) as response:
         assert response.status == 413
-        assert (await response.json())["error"] == "request_entity_too_large"
+        assert (await response.json())["error"] == "content_too_large"
     for body in (
         {"username": USERNAME, "password": "wrong"},
         {"username": "admin", "password": PASSWORD},

@@ -66,7 +66,7 @@ def shape_card(text: str, target: int = 150, maximum: int = 220) -> str:
     plain = _SPACE_RE.sub(" ", unicodedata.normalize("NFC", text or "")).strip()
     cleaned = _clean(text or "")
     if not cleaned and any(ch.isalnum() for ch in plain):
-        cleaned = plain
+        cleaned = _inline_markdown(plain).strip() or plain
     if len(cleaned) <= maximum:
         return cleaned
     return _cut(cleaned, target, maximum)

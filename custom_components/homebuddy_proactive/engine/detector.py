@@ -306,11 +306,12 @@ class ProactiveDetector:
         if not text:
             return CardDecision(text=None, intent=intent, confidence=confidence, reason="empty")
         if intent == INTENT_ENTITY_CONTEXT:
-            text = self._entity_context(text, verdict, request, people)
-            if text is None:
+            qualified = self._entity_context(text, verdict, request, people)
+            if qualified is None:
                 return CardDecision(
                     text=None, intent=intent, confidence=confidence, reason="unsupported_identity"
                 )
+            text = qualified
         return CardDecision(text=text, intent=intent, confidence=confidence, reason="card")
 
     def _entity_context(

@@ -146,7 +146,6 @@ def _base_code(code: str | None) -> str | None:
 _GREEK_RE: Final = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 _LETTER_RE: Final = re.compile(r"[^\W\d_]")
 _WORD_RE: Final = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
-_ACCENT_RE: Final = re.compile(r"[^\x00-\x7f]")
 
 
 def _has_letters(text: str) -> bool:
@@ -556,7 +555,7 @@ def _generic_question(words: Sequence[str]) -> bool:
 
 _EN_FILLERS: Final = _fillers(
     "so um umm uh uhh er erm well okay ok hey oh ah and but alright right like look listen "
-    "hmm hm mm anyway anyways also please sorry excuse wait actually then"
+    "hmm hm mm anyway anyways also please sorry excuse wait actually then or now"
 )
 _EN_PRONOUNS: Final = _fw(
     "i you we they he she it u ya y'all yall everyone everybody anyone anybody someone "
@@ -725,10 +724,25 @@ _FR_NOT_INVERSION: Final = _fw("rendez-vous peut-être c'est-à-dire")
 _FR_WH_ALWAYS: Final = _fw("pourquoi comment combien qui quoi lequel laquelle lesquels lesquelles")
 _FR_QUEL: Final = _fw("quel quelle quels quelles")
 _FR_REQUEST: Final = _phrases(
+    "je voudrais savoir|j'aimerais savoir|je me demandais|on se demandait|"
     "tu pourrais|vous pourriez|tu saurais|vous sauriez|tu aurais|vous auriez|tu veux|"
     "vous voulez|tu voudrais|vous voudriez|ça te dit|ça vous dit|ça te dérange|"
     "ça vous dérange|ça vous ennuie|ça te va|ça vous va|je me demande|on se demande|"
     "y a-t-il"
+)
+_FR_INVERTIBLE: Final = _fw(
+    "pourrais pourrait pourrions pourriez pourraient puis peux peut pouvons pouvez peuvent "
+    "dois doit devons devez doivent devrais devrait devrions devriez veux veut voulons "
+    "voulez voudrais voudrait voudriez sais sait savons savez as a avons avez ont es est "
+    "sommes êtes sont vas va allons vont faut fais fait faisons faites viens vient venez "
+    "connais connaissez crois croyez aurais aurait auriez serais serait seriez ferais ferait "
+    "feriez prends prenez"
+)
+_FR_INVERTED_PRONOUNS: Final = _fw("je tu il elle on nous vous ils elles")
+_FR_T_PRONOUNS: Final = frozenset({("il",), ("elle",), ("on",)})
+_FR_OPINION: Final = _phrases(
+    "tu crois|tu penses|vous croyez|vous pensez|tu trouves|vous trouvez|t'es sûr|tu es sûr|"
+    "vous êtes sûr|tu es sûre|vous êtes sûre"
 )
 _FR_REQUEST_BLOCK: Final = _fw("dire")
 _FR_CAN: Final = _phrases("tu peux", "vous pouvez", "tu pourrais", "vous pourriez")
@@ -765,6 +779,18 @@ def _q_fr(body: _Body) -> bool:
             return True
         if _fr_inversion(word):
             return True
+    if (
+        len(words) > 1
+        and words[0] in _FR_INVERTIBLE
+        and (
+            words[1] in _FR_INVERTED_PRONOUNS or (words[1] == "t" and words[2:3] in _FR_T_PRONOUNS)
+        )
+        and not body.answered
+    ):
+        return True
+    opinion = _starts(words, _FR_OPINION)
+    if opinion and words[opinion : opinion + 1] in (("que",), ("qu'",)):
+        return True
     requested = _starts(words, _FR_REQUEST)
     if requested and not body.answered:
         return not (len(words) > requested and words[requested] in _FR_REQUEST_BLOCK)
@@ -836,10 +862,10 @@ def _fr_in_situ(body: _Body) -> bool:
             return True
     if last == "qui" and before in {"est", "c'est", "avec", "pour", "à", "chez", "de"}:
         return True
-    for index, word in enumerate(words[1:-1], start=1):
-        if word in _FR_QUEL and words[index - 1] in {"à", "a", "de", "pour", "dans", "en"}:
-            return words[index - 1] != "ne"
-    return False
+    return any(
+        word in _FR_QUEL and words[index - 1] in _FR_PREPOSITIONS
+        for index, word in enumerate(words[1:-1], start=1)
+    )
 
 
 def _fr_inversion(word: str) -> bool:
@@ -891,6 +917,7 @@ _ES_VERBS: Final = _fw(
 )
 _ES_EXCLAMATIVE_TAIL: Final = _fw("tan más de que")
 _ES_FEASIBLE: Final = _phrases(
+    "crees que|piensas que|cree usted que|quisiera saber|me gustaría saber|quería saber|"
     "puedo|puedes|podemos|pueden|podría|podrías|podríamos|podrían|puede usted|"
     "podría usted|se puede|se podría|me puedes|me podrías|me podría|me puede|nos puedes|"
     "nos podrías|le importa|te importa|le importaría|te importaría|sería posible|"
@@ -901,7 +928,6 @@ _ES_FEASIBLE: Final = _phrases(
 _ES_FEASIBLE_BLOCK: Final = _fw("ser que haber llover nada")
 _ES_TELL: Final = _phrases("dime", "dígame", "digame", "cuéntame")
 _ES_TAGS: Final = frozenset({("verdad",), ("no",), ("cierto",)})
-_ES_IMPERFECT_RE: Final = re.compile(r"(?:aba|abas|ábamos|aban|ía|ías|íamos|ían)$")
 
 
 def _q_es(body: _Body) -> bool:
@@ -963,6 +989,9 @@ _ROMANCE_NOT_VERBS: Final = _fw(
     "presto molto troppo poco subito tanto pronto dentro dopo ancora mario cedo logo muito "
     "pouco tudo todo depois centro prossimo próximo"
 )
+_IT_TOPICS: Final = _fw("adesso ora poi domani oggi stasera quindi invece tu voi lei e allora")
+_PT_TOPICS: Final = _fw("agora depois hoje amanhã então você vocês tu e")
+_EL_TOPICS: Final = _fw("εσύ εσείς εμείς τώρα μετά αύριο σήμερα απόψε και λοιπόν τελικά")
 _IT_PREPOSITIONS: Final = _fw("a da di in con per su fino tra fra")
 _IT_WHERE: Final = _fw("dove dov'")
 _IT_WHEN: Final = _fw("quando quand'")
@@ -982,6 +1011,7 @@ _IT_HOW_STATEMENT: Final = _fw(
     "sempre previsto d'accordo al solito promesso"
 )
 _IT_FEASIBLE: Final = _phrases(
+    "pensi che|credi che|vorrei sapere|mi piacerebbe sapere|volevo sapere|"
     "posso|puoi|può|possiamo|potrei|potresti|potremmo|potreste|potrebbe|mi puoi|"
     "mi potresti|mi può|mi potrebbe|ci puoi|ci potresti|mi sai|sai|sapete|sa|vuoi|volete|"
     "ti va|vi va|ti dispiace|le dispiace|si può|si potrebbe|è possibile|sarebbe possibile|"
@@ -1038,6 +1068,8 @@ def _q_it(body: _Body) -> bool:
     words = body.words
     if not words:
         return False
+    body = _skip_topic(body, _IT_TOPICS, _IT_WH_ANY - {"che"})
+    words = body.words
     if len(words) > 1 and words[0] in _IT_PREPOSITIONS and words[1] in _IT_WH_ANY:
         words = words[1:]
         body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
@@ -1084,6 +1116,18 @@ def _verb_before_article(rest: Sequence[str], articles: frozenset[str]) -> bool:
     if len(rest) >= 3 and rest[2] in articles:
         return True
     return any(_ROMANCE_VERB_RE.search(word) for word in rest[1:3])
+
+
+def _skip_topic(body: _Body, topics: frozenset[str], targets: frozenset[str]) -> _Body:
+    """Skip up to three fronted topic words before a question word ("εσύ τι λες")."""
+    skip = 0
+    while skip < min(3, len(body.words) - 1) and body.words[skip] in topics:
+        skip += 1
+    if skip and (body.words[skip] in targets or body.raw[skip] in targets):
+        return dataclasses.replace(
+            body, words=body.words[skip:], raw=body.raw[skip:], orig=body.orig[skip:]
+        )
+    return body
 
 
 def _romance_when(
@@ -1182,6 +1226,8 @@ _PT_HOW_STATEMENT: Final = _fw(
 )
 _PT_WH_ALWAYS: Final = _fw("quem qual quais quanto quanta quantos quantas porquê")
 _PT_FEASIBLE: Final = _phrases(
+    "você acha que|voce acha que|acha que|tu achas que|achas que|gostaria de saber|"
+    "queria saber|"
     "posso|pode|podes|podemos|poderia|poderias|poderíamos|você pode|voce pode|"
     "você poderia|voce poderia|tu podes|tu poderias|será que|sera que|dá para|da para|"
     "dá pra|da pra|tem como|sabe|sabes|você sabe|voce sabe|queres|você quer|voce quer|"
@@ -1202,6 +1248,8 @@ def _q_pt(body: _Body) -> bool:
     words, raw = body.words, body.raw
     if not words:
         return False
+    body = _skip_topic(body, _PT_TOPICS, (_PT_WH_ANY | _fw("o por")) - {"que"})
+    words, raw = body.words, body.raw
     if raw[0] == "por" and words[1:2] == ("que",):
         return True
     if len(words) > 1 and words[0] in _PT_PREPOSITIONS and words[1] in _PT_WH_ANY:
@@ -1288,7 +1336,10 @@ _DE_TOPIC_DROP_TAIL: Final = _fw(
 )
 _DE_DROP_EXTRA: Final = _fw("sein passieren klar egal")
 _DE_VERB_SUFFIX_RE: Final = re.compile(r"(?:st|t|en|e)$")
-_DE_INDIRECT: Final = _phrases("ich frage mich", "ich frag mich", "sag mir", "sagen sie mir")
+_DE_INDIRECT: Final = _phrases(
+    "ich frage mich|ich frag mich|sag mir|sagen sie mir|ich möchte wissen|ich würde gern wissen|"
+    "ich wüsste gern|ich würde gerne wissen"
+)
 _DE_TAGS: Final = frozenset(
     {("oder",), ("nicht", "wahr"), ("ne",), ("gell",), ("stimmt's",), ("oder", "nicht")}
 )
@@ -1364,6 +1415,7 @@ _EL_WH_ALWAYS: Final = _fw(
 )
 _EL_WH_SCAN: Final = _fw("τι πόσο πόση πόσος πόσα πόσοι πόσες πόσους πόσων")
 _EL_WH_NOTONOS: Final = _fw("που πως")
+_EL_WH_OTHER: Final = _fw("πότε γιατί") | frozenset({"πού", "πώς"})
 _EL_FIRST_PERSON_RE: Final = re.compile(r"(?:ω|ουμε|μαι|μαστε|ημουν|ημουνα)$")
 _EL_VERB_RE: Final = re.compile(
     r"(?:ω|ει|εισ|ουμε|ουνε|ουν|ετε|ειτε|αι|ομαι|εσαι|εται|ονται|ηκε|ηκα|ηκεσ|ησε|ισε|ασε|"
@@ -1371,10 +1423,13 @@ _EL_VERB_RE: Final = re.compile(
 )
 _EL_VERB_WORDS: Final = _fw(
     "θα να δεν μην είναι ήταν έχει έχεις λες θες πας πάμε ξέρεις ξέρει γίνεται έγινε "
-    "συμβαίνει κάνει κάνεις λέει είπες είπε έκανες έφυγε κάνουμε ώρα"
+    "συμβαίνει κάνει κάνεις λέει είπες είπε έκανες έφυγε κάνουμε"
 )
-_EL_SCAN_ALWAYS: Final = _fw("νέα άλλο άλλα κάνεις λες γίνεται έγινε")
+# "τι ώρα", "τι νέα": question phrases whose verb is often left out.
+_EL_SCAN_ALWAYS: Final = _fw("ώρα νέα άλλο άλλα κάνεις λες γίνεται έγινε")
 _EL_FEASIBLE: Final = _phrases(
+    "λες να|νομίζεις ότι|νομίζεις πως|πιστεύεις ότι|πιστεύεις πως|θα ήθελα να μάθω|"
+    "θέλω να μάθω|θα ήθελα να ξέρω|"
     "μπορώ|μπορείς|μπορείτε|μπορούμε|θα μπορούσα|θα μπορούσες|θα μπορούσε|θα μπορούσαμε|"
     "θα μπορούσατε|θα μπορούσαν|θα ήθελες|θα θέλατε|θα ήθελε|θα σε πείραζε|θα σας πείραζε|"
     "θα ήταν δυνατόν|θα ήταν εύκολο|ξέρεις|ξέρετε|ξέρει κανείς|ξέρει κανένας|θέλεις|"
@@ -1400,9 +1455,10 @@ _EL_TAGS_FOLDED: Final = frozenset(tuple(_fold(w) for w in tag) for tag in _EL_T
 
 def _q_el(body: _Body) -> bool:
     """Greek spoken-question rules (tonos distinguishes πού/πώς from που/πως)."""
-    words, raw = body.words, body.raw
-    if not words:
+    if not body.words:
         return False
+    body = _skip_topic(body, _EL_TOPICS, _EL_WH_ALWAYS | _EL_WH_SCAN | _EL_WH_OTHER)
+    words, raw = body.words, body.raw
     first = words[0]
     rest = words[1:]
     if first in _EL_WH_ALWAYS:
@@ -1543,7 +1599,7 @@ def is_question(text: str, language: str | None = None) -> bool:
     sentences = _sentences(text)
     if not sentences:
         return False
-    accented = bool(_ACCENT_RE.search(text))
+    accented = any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", text))
     languages = [code for code in _rule_languages(text, language) if code in _RULES]
     for sentence in sentences[-2:]:
         clauses = _clauses(sentence, accented)
