@@ -17,3 +17,45 @@ DATABASE_FILENAME: Final = "homebuddy_proactive.db"
 
 EVENT_INSIGHT: Final = "homebuddy_proactive_insight"
 WS_VIEW_URL: Final = "/api/homebuddy_proactive/ws"
+
+# Assist conversation agent (options, events, the client id of its memories).
+CONF_ALLOWED_DOMAINS: Final = "allowed_domains"
+CONF_ACTIONS_PER_MINUTE: Final = "actions_per_minute"
+CONF_WEATHER_ENTITY: Final = "weather_entity"
+CONF_NEWS_URL: Final = "news_url"
+ASSIST_DOMAINS: Final = (
+    "light",
+    "switch",
+    "fan",
+    "cover",
+    "climate",
+    "media_player",
+    "lock",
+    "scene",
+    "script",
+    "alarm_control_panel",
+    "valve",
+    "vacuum",
+    "humidifier",
+    "water_heater",
+    "input_boolean",
+    "button",
+)
+DEFAULT_ALLOWED_DOMAINS: Final = (
+    "light",
+    "switch",
+    "fan",
+    "cover",
+    "climate",
+    "media_player",
+    "lock",
+    "scene",
+    "script",
+)
+DEFAULT_ACTIONS_PER_MINUTE: Final = 10
+# Actions on these domains need a spoken "yes" first (doors, locks, alarm panels, valves).
+CONFIRM_DOMAINS: Final = frozenset({"lock", "alarm_control_panel", "cover", "valve"})
+CONFIRM_DEVICE_CLASSES: Final = frozenset({"garage_door", "garage", "door", "gate"})
+ASSIST_CLIENT_ID: Final = "assist"
+EVENT_ALARM: Final = "homebuddy_proactive_alarm"
+EVENT_WELLBEING: Final = "homebuddy_proactive_wellbeing"

@@ -76,6 +76,7 @@ class AlarmRecord:
     language: str
     status: str
     created_at: datetime
+    device_id: str | None = None  # the satellite it was set from, to ring there
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict (for actions and diagnostics)."""
@@ -87,6 +88,7 @@ class AlarmRecord:
             "language": self.language,
             "status": self.status,
             "created_at": self.created_at.isoformat(),
+            "device_id": self.device_id,
         }
 
 
@@ -308,24 +310,9 @@ def parse_alarm_command(text: str) -> AlarmCommand | None:
 # Storage
 # ---------------------------------------------------------------------------------------------
 
-# Appended to ``store.MIGRATIONS`` (see there); kept here so the alarm SQL lives in one place.
-ALARMS_MIGRATION: Final[tuple[str, ...]] = (
-    """CREATE TABLE alarms (
-        id INTEGER PRIMARY KEY,
-        client_id TEXT NOT NULL,
-        hour INTEGER NOT NULL,
-        minute INTEGER NOT NULL,
-        fire_at TEXT NOT NULL,
-        label TEXT NOT NULL DEFAULT '',
-        language TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'pending',
-        created_at TEXT NOT NULL,
-        updated_at TEXT
-    )""",
-    "CREATE INDEX alarms_status ON alarms (status, fire_at)",
+_COLUMNS: Final = (
+    "id, client_id, hour, minute, fire_at, label, language, status, created_at, device_id"
 )
-
-_COLUMNS: Final = "id, client_id, hour, minute, fire_at, label, language, status, created_at"
 
 
 class AlarmError(ValueError):
@@ -336,7 +323,7 @@ class AlarmBook:
     """The alarms kept in the engine's SQLite file; every write is committed on return."""
 
     def __init__(self, store: ProactiveStore) -> None:
-        """Use the store's connection (its migrations created the ``alarms`` table)."""
+        """Use the store's connection; the alarms migration of the store made the table."""
         # The store owns the connection and closes it; the alarm SQL stays in this module.
         self._db: aiosqlite.Connection = store._db
 
@@ -350,6 +337,7 @@ class AlarmBook:
         language: str,
         created_at: datetime,
         label: str = "",
+        device_id: str | None = None,
     ) -> AlarmRecord:
         """Store a pending alarm ringing at ``when`` (an aware datetime) and return it."""
         if when.tzinfo is None or created_at.tzinfo is None:
@@ -362,7 +350,7 @@ class AlarmBook:
         fire_at = when.astimezone(UTC)
         cursor = await self._db.execute(
             "INSERT INTO alarms (client_id, hour, minute, fire_at, label, language, status,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, device_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 client_id,
                 hour,
@@ -372,6 +360,7 @@ class AlarmBook:
                 language,
                 ALARM_PENDING,
                 created_at.astimezone(UTC).isoformat(),
+                device_id,
             ),
         )
         await self._db.commit()
@@ -387,6 +376,7 @@ class AlarmBook:
             language=language,
             status=ALARM_PENDING,
             created_at=created_at.astimezone(UTC),
+            device_id=device_id,
         )
 
     async def pending(self) -> list[AlarmRecord]:
@@ -439,4 +429,5 @@ def _alarm_from_row(row: Sequence[Any]) -> AlarmRecord:
         language=row[6],
         status=row[7],
         created_at=datetime.fromisoformat(row[8]),
+        device_id=row[9],
     )

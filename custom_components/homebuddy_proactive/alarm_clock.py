@@ -1,0 +1,140 @@
+"""Alarms ring through Home Assistant's clock: one point-in-time timer per stored alarm.
+
+The alarms themselves live in the engine's SQLite file (``engine/alarms.py``), so they survive
+restarts; this class re-arms them on setup and fires ``homebuddy_proactive_alarm`` when one is
+due. An alarm missed while Home Assistant was down rings late only within a short grace period:
+being woken three hours late helps nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, Final
+
+from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
+from homeassistant.helpers.event import async_track_point_in_utc_time
+from homeassistant.util import dt as dt_util
+
+from .const import EVENT_ALARM, LOGGER
+from .engine.alarms import (
+    ALARM_CANCELLED,
+    ALARM_FIRED,
+    ALARM_MISSED,
+    AlarmBook,
+    AlarmRecord,
+    AlarmTime,
+)
+from .engine.assist_phrases import say, spoken_time
+
+LATE_GRACE: Final = timedelta(minutes=15)
+
+
+class AlarmClock:
+    """The pending alarms of the entry, each with its timer."""
+
+    def __init__(self, hass: HomeAssistant, book: AlarmBook) -> None:
+        """Bind Home Assistant and the alarm book; nothing is armed before :meth:`async_start`."""
+        self.hass = hass
+        self.book = book
+        self._timers: dict[int, CALLBACK_TYPE] = {}
+        self._stopped = False
+
+    async def async_start(self) -> None:
+        """Arm every pending alarm; ring late ones within the grace period, skip older ones."""
+        now = dt_util.utcnow()
+        for alarm in await self.book.pending():
+            if alarm.fire_at > now:
+                self._arm(alarm)
+            elif now - alarm.fire_at <= LATE_GRACE:
+                await self._ring(alarm, now)
+            else:
+                LOGGER.info("Alarm %s was due while Home Assistant was stopped", alarm.id)
+                await self.book.close_alarm(alarm.id, ALARM_MISSED, now)
+
+    @callback
+    def async_stop(self) -> None:
+        """Cancel every timer (the alarms stay stored and are re-armed on the next setup)."""
+        self._stopped = True
+        for unsubscribe in self._timers.values():
+            unsubscribe()
+        self._timers.clear()
+
+    async def async_add(
+        self,
+        when: AlarmTime,
+        *,
+        client_id: str,
+        language: str,
+        label: str = "",
+        device_id: str | None = None,
+    ) -> AlarmRecord:
+        """Store an alarm for the next occurrence of ``when`` (home time zone) and arm it."""
+        now = dt_util.now()
+        ring_at = when.next_after(now)
+        local = dt_util.as_local(ring_at)
+        alarm = await self.book.add(
+            client_id=client_id,
+            when=ring_at,
+            hour=local.hour,
+            minute=local.minute,
+            language=language,
+            created_at=now,
+            label=label,
+            device_id=device_id,
+        )
+        self._arm(alarm)
+        return alarm
+
+    async def async_pending(self) -> list[AlarmRecord]:
+        """Return the alarms still to ring, soonest first."""
+        return await self.book.pending()
+
+    async def async_cancel(self, alarms: Iterable[AlarmRecord]) -> list[AlarmRecord]:
+        """Cancel alarms; return those that were still pending."""
+        cancelled: list[AlarmRecord] = []
+        now = dt_util.utcnow()
+        for alarm in alarms:
+            if unsubscribe := self._timers.pop(alarm.id, None):
+                unsubscribe()
+            if await self.book.close_alarm(alarm.id, ALARM_CANCELLED, now):
+                cancelled.append(alarm)
+        return cancelled
+
+    @property
+    def armed(self) -> int:
+        """Number of armed timers (diagnostics)."""
+        return len(self._timers)
+
+    def _arm(self, alarm: AlarmRecord) -> None:
+        self._timers[alarm.id] = async_track_point_in_utc_time(
+            self.hass, partial(self._async_due, alarm), alarm.fire_at
+        )
+
+    async def _async_due(self, alarm: AlarmRecord, now: datetime) -> None:
+        """The timer of ``alarm`` went off."""
+        self._timers.pop(alarm.id, None)
+        if not self._stopped:
+            await self._ring(alarm, now)
+
+    async def _ring(self, alarm: AlarmRecord, now: datetime) -> None:
+        """Fire the alarm event once and mark the alarm as rung."""
+        if not await self.book.close_alarm(alarm.id, ALARM_FIRED, now):
+            return  # cancelled in the meantime
+        self.hass.bus.async_fire(EVENT_ALARM, alarm_event_data(alarm))
+
+
+def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:
+    """Data of the ``homebuddy_proactive_alarm`` event: what an automation needs to ring it."""
+    return {
+        "alarm_id": alarm.id,
+        "time": f"{alarm.hour:02d}:{alarm.minute:02d}",
+        "scheduled_for": alarm.fire_at.isoformat(),
+        "label": alarm.label,
+        "language": alarm.language,
+        "device_id": alarm.device_id,
+        "message": say(
+            "alarm_ringing", alarm.language, time=spoken_time(alarm.hour, alarm.minute, alarm.language)
+        ),
+    }

@@ -1,0 +1,669 @@
+"""The Assist router: one model call decides what a spoken request is; code does the rest.
+
+The seed's dispatch layer: the model reads the transcribed request and returns a structured
+``command`` (``service``, ``weather``, ``news``, ``alarm``, ``memory_save``, ``memory_recall``
+or ``chat``) with its parameters, under a JSON schema. Its answer is validated here; anything
+invalid becomes a polite spoken fallback in the user's language, never an exception. Around the
+router sit the deterministic pieces that need no model: "remember that …" and "what do you know
+about …" fast paths, affective signals for caregivers, yes/no answers to confirmation questions,
+repeated questions, an action rate limit and pending confirmations.
+
+Nothing here imports Home Assistant: the host passes its clock and does the I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Final, Literal, Protocol
+
+from .alarms import fold, parse_alarm_time
+from .assist_phrases import spoken_language
+from .model import ModelOutputError, ModelUnavailableError
+
+COMMAND_SERVICE: Final = "service"
+COMMAND_WEATHER: Final = "weather"
+COMMAND_NEWS: Final = "news"
+COMMAND_ALARM: Final = "alarm"
+COMMAND_MEMORY_SAVE: Final = "memory_save"
+COMMAND_MEMORY_RECALL: Final = "memory_recall"
+COMMAND_CHAT: Final = "chat"
+COMMANDS: Final = (
+    COMMAND_SERVICE,
+    COMMAND_WEATHER,
+    COMMAND_NEWS,
+    COMMAND_ALARM,
+    COMMAND_MEMORY_SAVE,
+    COMMAND_MEMORY_RECALL,
+    COMMAND_CHAT,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceIntent:
+    """A built-in Home Assistant intent the router may choose, and its value slot."""
+
+    name: str
+    slot: str | None = None
+    minimum: float = 0
+    maximum: float = 100
+    domains: frozenset[str] | None = None  # None: whatever the name designates
+    turning_on: bool | None = None
+
+
+SERVICE_INTENTS: Final[Mapping[str, ServiceIntent]] = {
+    intent.name: intent
+    for intent in (
+        ServiceIntent("HassTurnOn", turning_on=True),
+        ServiceIntent("HassTurnOff", turning_on=False),
+        ServiceIntent("HassSetPosition", "position", 0, 100, frozenset({"cover", "valve"})),
+        ServiceIntent("HassLightSet", "brightness", 0, 100, frozenset({"light"})),
+        ServiceIntent("HassClimateSetTemperature", "temperature", 5, 35, frozenset({"climate"})),
+        ServiceIntent("HassSetVolume", "volume_level", 0, 100, frozenset({"media_player"})),
+        ServiceIntent("HassMediaPause", domains=frozenset({"media_player"})),
+        ServiceIntent("HassMediaUnpause", domains=frozenset({"media_player"})),
+        ServiceIntent("HassMediaNext", domains=frozenset({"media_player"})),
+    )
+}
+
+MAX_NAME: Final = 80
+MAX_TEXT: Final = 800
+MAX_FACT: Final = 400
+
+ROUTER_SCHEMA: Final[Mapping[str, Any]] = {
+    "type": "object",
+    "properties": {
+        "command": {"type": "string", "enum": list(COMMANDS)},
+        "intent": {"type": "string", "enum": ["", *SERVICE_INTENTS]},
+        "name": {"type": "string", "maxLength": MAX_NAME},
+        "area": {"type": "string", "maxLength": MAX_NAME},
+        "value": {"type": "number"},
+        "time": {"type": "string", "maxLength": 20},
+        "fact": {"type": "string", "maxLength": MAX_FACT},
+        "subject": {"type": "string", "maxLength": MAX_NAME},
+        "text": {"type": "string", "maxLength": MAX_TEXT},
+    },
+    "required": ["command"],
+}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RouterCommand:
+    """A validated decision of the router."""
+
+    command: str
+    intent: str = ""
+    name: str = ""
+    area: str = ""
+    value: float | None = None
+    time: str = ""
+    fact: str = ""
+    subject: str = ""
+    text: str = ""
+
+    def describe(self) -> str:
+        """Describe the request without the user's words (for audit entries)."""
+        parts = [self.intent or self.command]
+        if self.name:
+            parts.append(f"name={self.name!r}")
+        if self.area:
+            parts.append(f"area={self.area!r}")
+        if self.value is not None:
+            parts.append(f"value={self.value:g}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class RouterFailure:
+    """The router could not decide: the model was unreachable or answered nonsense."""
+
+    reason: Literal["unavailable", "invalid"]
+
+
+class RouterOutputError(ValueError):
+    """The model's JSON does not describe a usable command."""
+
+
+def _text(data: Mapping[str, Any], key: str, limit: int) -> str:
+    """Return a stripped string field (empty when absent); wrong types are errors."""
+    value = data.get(key, "")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise RouterOutputError(f"{key} is not a string")
+    return value.strip()[:limit]
+
+
+def validate_router_output(data: Mapping[str, Any]) -> RouterCommand:
+    """Check the model's answer against what each command needs; raise RouterOutputError."""
+    command = data.get("command")
+    if command not in COMMANDS:
+        raise RouterOutputError("unknown command")
+    intent = _text(data, "intent", 40)
+    name = _text(data, "name", MAX_NAME)
+    area = _text(data, "area", MAX_NAME)
+    raw_value = data.get("value")
+    value: float | None = None
+    if raw_value is not None and not isinstance(raw_value, bool):
+        if not isinstance(raw_value, int | float) or not math.isfinite(raw_value):
+            raise RouterOutputError("value is not a number")
+        value = float(raw_value)
+    result = RouterCommand(
+        command=command,
+        intent=intent,
+        name=name,
+        area=area,
+        value=value,
+        time=_text(data, "time", 20),
+        fact=_text(data, "fact", MAX_FACT),
+        subject=_text(data, "subject", MAX_NAME),
+        text=_text(data, "text", MAX_TEXT),
+    )
+    if command == COMMAND_SERVICE:
+        spec = SERVICE_INTENTS.get(intent)
+        if spec is None:
+            raise RouterOutputError("service without a supported intent")
+        if not (name or area):
+            raise RouterOutputError("service without a target")
+        if spec.slot is not None:
+            if value is None or not spec.minimum <= value <= spec.maximum:
+                raise RouterOutputError(f"{intent} needs a value in range")
+        elif value is not None:
+            result = RouterCommand(
+                command=command, intent=intent, name=name, area=area, text=result.text
+            )
+    elif command == COMMAND_ALARM:
+        if parse_alarm_time(result.time) is None:
+            raise RouterOutputError("alarm without a readable time")
+    elif command == COMMAND_MEMORY_SAVE:
+        if not result.fact:
+            raise RouterOutputError("memory_save without a fact")
+    elif command == COMMAND_CHAT and not result.text:
+        raise RouterOutputError("chat without text")
+    return result
+
+
+class ChatModel(Protocol):
+    """What the router needs of a model (``OllamaModel`` is one)."""
+
+    async def chat_json(
+        self,
+        messages: Sequence[Mapping[str, str]],
+        schema: Mapping[str, Any],
+        *,
+        max_tokens: int = ...,
+        temperature: float = ...,
+    ) -> dict[str, Any]:
+        """Return one JSON object following ``schema``."""
+        ...
+
+    def report_invalid(self, reason: str) -> None:
+        """Count an answer that broke the schema."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class RouterContext:
+    """What the router prompt is fed besides the request itself."""
+
+    language: str
+    now: datetime
+    memories: Sequence[str] = ()
+    episode_summary: str | None = None
+    recent_turns: Sequence[tuple[str, str]] = ()  # (role "user"/"assistant", text)
+    devices: Sequence[str] = ()
+
+
+_PROMPTS: Final[Mapping[str, Mapping[str, str]]] = {
+    "fr": {
+        "intro": (
+            "Tu es HomeBuddy, l'assistant vocal bienveillant d'une personne âgée, dans sa "
+            "maison. Tu reçois ce qu'elle vient de dire (transcrit, parfois imparfait) et tu "
+            "réponds UNIQUEMENT par un objet JSON conforme au schéma, qui choisit une commande :"
+        ),
+        "language": "Réponds en français, avec des phrases courtes, simples et chaleureuses.",
+        "now": "Nous sommes le {now}.",
+        "memories": "Ce que tu sais de cette personne :",
+        "episode": "Résumé de la conversation récente :",
+        "devices": "Appareils que tu peux commander :",
+    },
+    "en": {
+        "intro": (
+            "You are HomeBuddy, the kind voice assistant of an older person, at home. You get "
+            "what they just said (transcribed, sometimes imperfectly) and answer ONLY with a "
+            "JSON object following the schema, choosing one command:"
+        ),
+        "language": "Answer in English, with short, simple and warm sentences.",
+        "now": "It is {now}.",
+        "memories": "What you know about this person:",
+        "episode": "Summary of the recent conversation:",
+        "devices": "Devices you may control:",
+    },
+    "el": {
+        "intro": (
+            "Είσαι ο HomeBuddy, ο ευγενικός φωνητικός βοηθός ενός ηλικιωμένου ανθρώπου, στο "
+            "σπίτι του. Λαμβάνεις ό,τι μόλις είπε (μεταγραμμένο, μερικές φορές ατελώς) και "
+            "απαντάς ΜΟΝΟ με ένα αντικείμενο JSON σύμφωνο με το σχήμα, επιλέγοντας μία εντολή:"
+        ),
+        "language": "Απάντα στα ελληνικά, με σύντομες, απλές και ζεστές προτάσεις.",
+        "now": "Σήμερα είναι {now}.",
+        "memories": "Τι ξέρεις για αυτόν τον άνθρωπο:",
+        "episode": "Περίληψη της πρόσφατης συζήτησης:",
+        "devices": "Συσκευές που μπορείς να χειριστείς:",
+    },
+}
+
+# The command list stays in English in every prompt: the keys and intent names are code.
+_COMMAND_GUIDE: Final = (
+    '- "service": control a device. "intent" is one of '
+    + ", ".join(SERVICE_INTENTS)
+    + '; "name" is the device name as the person said it, "area" the room if said, "value" '
+    "the number for HassSetPosition/HassLightSet/HassSetVolume (0-100) or "
+    "HassClimateSetTemperature (degrees).\n"
+    '- "weather": the weather or forecast.\n'
+    '- "news": the news headlines.\n'
+    '- "alarm": set an alarm; "time" as HH:MM (24 h).\n'
+    '- "memory_save": the person asks you to remember something; "fact" is that fact, '
+    "written as a full sentence.\n"
+    '- "memory_recall": the person asks what you remember; "subject" is who or what.\n'
+    '- "chat": anything else; "text" is your spoken answer.'
+)
+
+MAX_PROMPT_MEMORIES: Final = 8
+MAX_PROMPT_TURNS: Final = 6
+MAX_PROMPT_DEVICES: Final = 60
+
+
+def build_router_messages(text: str, context: RouterContext) -> list[dict[str, str]]:
+    """Return the chat messages of one router call, in the user's language."""
+    lang = spoken_language(context.language)
+    prompt = _PROMPTS[lang]
+    lines = [
+        prompt["intro"],
+        _COMMAND_GUIDE,
+        prompt["language"],
+        prompt["now"].format(now=context.now.strftime("%Y-%m-%d %H:%M (%A)")),
+    ]
+    if context.memories:
+        lines.append(prompt["memories"])
+        lines.extend(f"- {m}" for m in context.memories[:MAX_PROMPT_MEMORIES])
+    if context.episode_summary:
+        lines.append(f"{prompt['episode']} {context.episode_summary}")
+    if context.devices:
+        lines.append(prompt["devices"])
+        lines.append(", ".join(context.devices[:MAX_PROMPT_DEVICES]))
+    messages = [{"role": "system", "content": "\n".join(lines)}]
+    for role, content in list(context.recent_turns)[-MAX_PROMPT_TURNS:]:
+        if role in ("user", "assistant") and content:
+            messages.append({"role": role, "content": content})
+    messages.append({"role": "user", "content": text})
+    return messages
+
+
+class AssistRouter:
+    """One model call per request; the answer is validated, never trusted."""
+
+    def __init__(self, model: ChatModel, *, max_tokens: int = 300) -> None:
+        """Bind the model."""
+        self.model = model
+        self.max_tokens = max_tokens
+
+    async def route(self, text: str, context: RouterContext) -> RouterCommand | RouterFailure:
+        """Return the model's validated command, or why there is none."""
+        messages = build_router_messages(text, context)
+        try:
+            data = await self.model.chat_json(
+                messages, ROUTER_SCHEMA, max_tokens=self.max_tokens, temperature=0.2
+            )
+        except ModelUnavailableError:
+            return RouterFailure("unavailable")
+        except ModelOutputError:
+            return RouterFailure("invalid")
+        try:
+            return validate_router_output(data)
+        except RouterOutputError as err:
+            self.model.report_invalid(f"router: {err}")
+            return RouterFailure("invalid")
+
+
+# ---------------------------------------------------------------------------------------------
+# Deterministic fast paths
+# ---------------------------------------------------------------------------------------------
+
+_SAVE_RE: Final = re.compile(
+    r"^\W*(?:(?:s'il (?:te|vous) plait|please|σε παρακαλω)\W+)?"
+    r"(?:souviens[- ]toi|souvenez[- ]vous|retiens|retenez|n'oublie pas|n'oubliez pas|"
+    r"note|notez|remember|don't forget|do not forget|keep in mind|note|"
+    r"θυμησου|να θυμασαι|μην ξεχασεις|σημειωσε)"
+    r"\s*(?:bien\s+|well\s+)?(?:que\s+|qu'|that\s+|οτι\s+|πως\s+|:\s*)(?P<fact>\S.*)$",
+    re.DOTALL,
+)
+_RECALL_RE: Final = re.compile(
+    r"(?:qu'est[- ]ce que|que|qu'?)\s*(?:tu sais|vous savez|sais[- ]tu|savez[- ]vous|"
+    r"tu te souviens|vous vous souvenez)\s+(?:sur|de|d'|a propos de|au sujet de)\s*"
+    r"(?P<fr>[^?!.]+)"
+    r"|(?:tu te souviens|vous vous souvenez|te souviens[- ]tu|vous souvenez[- ]vous)\s+"
+    r"(?:de|d')\s*(?P<fr2>[^?!.]+)"
+    r"|what do you (?:know|remember) about\s+(?P<en>[^?!.]+)"
+    r"|do you remember\s+(?P<en2>[^?!.]+)"
+    r"|τι (?:ξερεις|θυμασαι) (?:για|σχετικα με)\s+(?P<el>[^;?!.]+)"
+)
+
+
+def _original_span(original: str, folded: str, start: int, end: int) -> str:
+    """Return the original spelling of a span found in the folded text (same lengths)."""
+    if len(original) == len(folded):
+        return original[start:end]
+    return folded[start:end]
+
+
+def match_memory_save(text: str) -> str | None:
+    """Return the fact of "souviens-toi que …" / "remember that …", or None."""
+    folded = fold(text)
+    match = _SAVE_RE.match(folded)
+    if not match:
+        return None
+    fact = _original_span(text, folded, match.start("fact"), match.end("fact")).strip()
+    fact = fact.rstrip(" .!")
+    return fact[:MAX_FACT] or None
+
+
+def match_memory_recall(text: str) -> str | None:
+    """Return the subject of "qu'est-ce que tu sais sur Claire ?", or None."""
+    folded = fold(text)
+    match = _RECALL_RE.search(folded)
+    if not match:
+        return None
+    group = next(g for g in ("fr", "fr2", "en", "en2", "el") if match.group(g))
+    subject = _original_span(text, folded, match.start(group), match.end(group))
+    subject = subject.strip().rstrip(" ?;!.")
+    return subject[:MAX_NAME] or None
+
+
+AFFECT_LONELINESS: Final = "loneliness"
+AFFECT_PAIN: Final = "pain"
+AFFECT_FEAR: Final = "fear"
+AFFECT_SADNESS: Final = "sadness"
+AFFECT_FALL: Final = "fall"
+AFFECT_KINDS: Final = (AFFECT_LONELINESS, AFFECT_PAIN, AFFECT_FEAR, AFFECT_SADNESS, AFFECT_FALL)
+REPEATED_QUESTION: Final = "repeated_question"
+
+
+@dataclass(frozen=True, slots=True)
+class AffectSignal:
+    """A feeling said out loud that a caregiver may want to know about."""
+
+    kind: str
+    sentiment: float  # -1 (distress) … 1
+    emotions: tuple[str, ...]
+    language: str
+
+
+_AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], ...]] = (
+    (
+        AFFECT_FALL,
+        -0.9,
+        ("fear", "pain"),
+        re.compile(
+            r"\b(?:je suis tombee?|je me suis cassee? la figure|je ne peux (?:pas|plus) "
+            r"me relever|i(?:'ve| have)? fell|i(?:'ve| have) fallen|i can'?t get up|"
+            r"επεσα|δεν μπορω να σηκωθω)\b"
+        ),
+    ),
+    (
+        AFFECT_PAIN,
+        -0.7,
+        ("pain",),
+        re.compile(
+            r"(?:\bj'ai (?:tres |si |tellement )?mal (?:au|a la|a l'|aux|a|partout|dans)\b|"
+            r"\bj'ai (?:tres |si |tellement )?mal\s*(?:$|[.!,])|\bje souffre\b|"
+            r"\b(?:ca|cela) me fait (?:tres )?mal\b|\bj'ai une douleur\b|"
+            r"\bi(?:'m| am) in pain\b|\bit hurts\b|\bi hurt\b|\bmy \w+ hurts?\b|"
+            r"\bi have (?:a |bad )?pain\b|\bποναω\b|\bμε ποναει\b)"
+        ),
+    ),
+    (
+        AFFECT_LONELINESS,
+        -0.6,
+        ("loneliness", "sadness"),
+        re.compile(
+            r"\b(?:je me sens (?:si |tres |tellement )?(?:seule?|isolee?|abandonnee?)|"
+            r"je suis (?:tout |toute )?seule? au monde|je suis (?:si |tres )?seule?\b|"
+            r"personne ne (?:vient|m'appelle|me rend visite)|"
+            r"i (?:feel|am|'m) (?:so |very )?(?:lonely|alone|isolated)|nobody (?:visits|calls)|"
+            r"νιωθω (?:πολυ )?μοναξια|νιωθω (?:πολυ )?μονος|νιωθω (?:πολυ )?μονη|"
+            r"ειμαι (?:πολυ )?μονος|ειμαι (?:πολυ )?μονη)\b"
+        ),
+    ),
+    (
+        AFFECT_FEAR,
+        -0.7,
+        ("fear",),
+        re.compile(
+            r"\b(?:j'ai (?:tres |si )?peur|je suis (?:tres |si )?(?:inquiete?|angoissee?|"
+            r"effrayee?|terrifiee?)|ca m'angoisse|"
+            r"i(?:'m| am) (?:so |very )?(?:scared|afraid|frightened|terrified|worried)|"
+            r"φοβαμαι|ανησυχω)\b"
+        ),
+    ),
+    (
+        AFFECT_SADNESS,
+        -0.5,
+        ("sadness",),
+        re.compile(
+            r"\b(?:je suis (?:tres |si )?triste|je me sens (?:tres |si )?triste|je deprime|"
+            r"j'ai le cafard|j'ai le moral a zero|"
+            r"i (?:feel|am|'m) (?:so |very )?(?:sad|down|depressed|miserable)|"
+            r"ειμαι (?:πολυ )?λυπημενος|ειμαι (?:πολυ )?λυπημενη|στενοχωριεμαι)\b"
+        ),
+    ),
+)
+
+
+def detect_affect(text: str, language: str) -> AffectSignal | None:
+    """Return the strongest feeling said in ``text`` (a fall first, then pain …), or None."""
+    folded = fold(text)
+    for kind, sentiment, emotions, pattern in _AFFECT_RULES:
+        if pattern.search(folded):
+            return AffectSignal(kind, sentiment, emotions, spoken_language(language))
+    return None
+
+
+_YES: Final = frozenset(
+    {
+        "oui",
+        "ouais",
+        "volontiers",
+        "d'accord",
+        "daccord",
+        "confirme",
+        "confirmer",
+        "exactement",
+        "absolument",
+        "certainement",
+        "yes",
+        "yeah",
+        "yep",
+        "sure",
+        "ok",
+        "okay",
+        "confirm",
+        "ναι",
+        "ενταξει",
+        "σιγουρα",
+        "βεβαιως",
+    }
+)
+_YES_PHRASES: Final = ("bien sur", "vas-y", "allez-y", "do it", "go ahead", "of course")
+_NO: Final = frozenset(
+    {
+        "non",
+        "nan",
+        "ne",
+        "pas",
+        "annule",
+        "annuler",
+        "surtout",
+        "jamais",
+        "no",
+        "nope",
+        "not",
+        "cancel",
+        "stop",
+        "don't",
+        "dont",
+        "never",
+        "οχι",
+        "ακυρο",
+        "μην",
+    }
+)
+
+
+def confirmation_answer(text: str) -> bool | None:
+    """Return True for "oui"/"yes"/"ναι", False for "non"/"no"/"όχι", None otherwise."""
+    folded = fold(text).strip()
+    words = re.findall(r"[\w'-]+", folded)
+    if not words or len(words) > 6:
+        return None
+    if words[0] in _NO:
+        return False
+    if words[0] in _YES or any(folded.startswith(p) for p in _YES_PHRASES):
+        return True
+    return None
+
+
+def question_key(text: str) -> str:
+    """Return the form of a question used to notice it being asked again."""
+    return " ".join(re.findall(r"\w+", fold(text)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Small stateful helpers (clock injected)
+# ---------------------------------------------------------------------------------------------
+
+Clock = Callable[[], datetime]
+
+
+class ActionRateLimiter:
+    """At most ``limit`` actions in any sliding minute."""
+
+    def __init__(self, limit: int, clock: Clock, window: timedelta = timedelta(minutes=1)) -> None:
+        """Set the limit and the clock."""
+        self.limit = limit
+        self.window = window
+        self._clock = clock
+        self._times: deque[datetime] = deque()
+
+    def try_acquire(self) -> bool:
+        """Count one action; False (and nothing counted) when the limit is reached."""
+        now = self._clock()
+        while self._times and now - self._times[0] >= self.window:
+            self._times.popleft()
+        if len(self._times) >= self.limit:
+            return False
+        self._times.append(now)
+        return True
+
+
+@dataclass
+class _Pending[T]:
+    item: T
+    expires_at: datetime
+
+
+class PendingAnswers[T]:
+    """Questions waiting for the user's next turn, per conversation, that expire."""
+
+    def __init__(self, timeout: timedelta, clock: Clock) -> None:
+        """Set how long a question waits."""
+        self.timeout = timeout
+        self._clock = clock
+        self._items: dict[str, _Pending[T]] = {}
+
+    def put(self, conversation_id: str, item: T) -> None:
+        """Remember what the conversation waits for (replacing any earlier question)."""
+        self._prune()
+        self._items[conversation_id] = _Pending(item, self._clock() + self.timeout)
+
+    def pop(self, conversation_id: str) -> T | None:
+        """Return and forget what the conversation waits for; None when nothing or expired."""
+        self._prune()
+        pending = self._items.pop(conversation_id, None)
+        return pending.item if pending else None
+
+    def __len__(self) -> int:
+        """Number of questions still waiting."""
+        self._prune()
+        return len(self._items)
+
+    def _prune(self) -> None:
+        now = self._clock()
+        for key in [k for k, p in self._items.items() if p.expires_at <= now]:
+            del self._items[key]
+
+
+@dataclass
+class RepeatedAnswer:
+    """A previous answer to the same question, and how often it was asked."""
+
+    answer: str
+    count: int
+    first_asked: datetime
+    last_asked: datetime
+
+
+class RepeatTracker:
+    """Notice the same question asked again within ``window`` and keep its first answer."""
+
+    def __init__(self, window: timedelta, clock: Clock, *, max_entries: int = 200) -> None:
+        """Set the window."""
+        self.window = window
+        self._clock = clock
+        self._max = max_entries
+        self._answers: dict[str, RepeatedAnswer] = {}
+
+    def repeat(self, key: str) -> RepeatedAnswer | None:
+        """Return the earlier answer (counting this asking), or None when it is new."""
+        now = self._clock()
+        entry = self._answers.get(key)
+        if entry is None or not key:
+            return None
+        if now - entry.last_asked > self.window:
+            del self._answers[key]
+            return None
+        entry.count += 1
+        entry.last_asked = now
+        return entry
+
+    def record(self, key: str, answer: str) -> None:
+        """Remember the answer given to a question asked for the first time."""
+        if not key:
+            return
+        now = self._clock()
+        if len(self._answers) >= self._max:
+            oldest = min(self._answers, key=lambda k: self._answers[k].last_asked)
+            del self._answers[oldest]
+        self._answers[key] = RepeatedAnswer(answer, 1, now, now)
+
+
+@dataclass
+class SignalCounter:
+    """How many signals of each kind were seen within ``window``."""
+
+    window: timedelta
+    clock: Clock
+    _seen: dict[str, deque[datetime]] = field(default_factory=dict)
+
+    def add(self, kind: str) -> int:
+        """Count one signal and return how many of its kind are within the window."""
+        now = self.clock()
+        seen = self._seen.setdefault(kind, deque())
+        while seen and now - seen[0] > self.window:
+            seen.popleft()
+        seen.append(now)
+        return len(seen)
