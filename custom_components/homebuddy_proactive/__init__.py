@@ -12,6 +12,7 @@ from homeassistant.helpers.typing import ConfigType
 from homeassistant.util import dt as dt_util
 from homeassistant.util.ssl import get_default_context
 
+from .alarm_services import async_setup_alarm_services
 from .const import (
     CONF_DETECTOR_MODE,
     CONF_MODEL,
@@ -27,13 +28,14 @@ from .engine.store import ProactiveStore, StoreError
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .view import HomeBuddyWebSocketView
 
-PLATFORMS: list[Platform] = [Platform.EVENT, Platform.SENSOR]
+PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.EVENT, Platform.SENSOR]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Register what exists once per Home Assistant instance (views cannot be removed)."""
     hass.http.register_view(HomeBuddyWebSocketView())
+    async_setup_alarm_services(hass)
     return True
 
 

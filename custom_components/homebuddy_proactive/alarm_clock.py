@@ -135,6 +135,8 @@ def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:
         "language": alarm.language,
         "device_id": alarm.device_id,
         "message": say(
-            "alarm_ringing", alarm.language, time=spoken_time(alarm.hour, alarm.minute, alarm.language)
+            "alarm_ringing",
+            alarm.language,
+            time=spoken_time(alarm.hour, alarm.minute, alarm.language),
         ),
     }

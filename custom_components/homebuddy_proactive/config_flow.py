@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final
+from urllib.parse import urlparse
 
 import voluptuous as vol
 from homeassistant.config_entries import (
@@ -21,6 +22,8 @@ from homeassistant.config_entries import (
 )
 from homeassistant.core import callback
 from homeassistant.helpers.selector import (
+    EntitySelector,
+    EntitySelectorConfig,
     NumberSelector,
     NumberSelectorConfig,
     NumberSelectorMode,
@@ -34,7 +37,21 @@ from homeassistant.helpers.selector import (
 )
 from homeassistant.util.ssl import get_default_context
 
-from .const import CONF_DETECTOR_MODE, CONF_MODEL, CONF_URL, DEFAULT_URL, DOMAIN, LOGGER
+from .const import (
+    ASSIST_DOMAINS,
+    CONF_ACTIONS_PER_MINUTE,
+    CONF_ALLOWED_DOMAINS,
+    CONF_DETECTOR_MODE,
+    CONF_MODEL,
+    CONF_NEWS_URL,
+    CONF_URL,
+    CONF_WEATHER_ENTITY,
+    DEFAULT_ACTIONS_PER_MINUTE,
+    DEFAULT_ALLOWED_DOMAINS,
+    DEFAULT_URL,
+    DOMAIN,
+    LOGGER,
+)
 from .engine.config import (
     TUNING_SETTINGS,
     ConfigError,
@@ -66,6 +83,32 @@ def _keep(value: Any) -> Any:
     return value
 
 
+def _allowed_domains(value: Any) -> list[str]:
+    """Return the chosen domains in the offered order; unknown domains are refused."""
+    chosen = list(value)
+    if any(domain not in ASSIST_DOMAINS for domain in chosen):
+        raise ConfigError("unknown domain")
+    return [domain for domain in ASSIST_DOMAINS if domain in chosen]
+
+
+def _actions_per_minute(value: Any) -> int:
+    """Return a whole number of actions a minute between 1 and 60 (the selector gave a number)."""
+    number = float(value)
+    if not (1 <= number <= 60 and number == int(number)):
+        raise ConfigError("out of range")
+    return int(number)
+
+
+def _news_url(value: Any) -> str:
+    """Return an http(s) feed address, or "" for no news."""
+    url = str(value or "").strip()
+    if url:
+        parsed = urlparse(url)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ConfigError("not an http(s) URL")
+    return url
+
+
 @dataclass(frozen=True, kw_only=True)
 class OptionField:
     """One field of the options form.
@@ -78,6 +121,8 @@ class OptionField:
     default: Any
     selector: Selector[Any]
     validate: Callable[[Any], Any] = _keep
+    required: bool = True  # optional fields may be left empty (stored as their default)
+    error: str = "invalid_range"
 
 
 def tuning_field(setting: TuningSetting) -> OptionField:
@@ -102,6 +147,42 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
         key=CONF_DETECTOR_MODE, default=DETECTOR_CONVERSATE, selector=DETECTOR_MODE_SELECTOR
     ),
     *(tuning_field(setting) for setting in TUNING_SETTINGS),
+    OptionField(
+        key=CONF_ALLOWED_DOMAINS,
+        default=list(DEFAULT_ALLOWED_DOMAINS),
+        selector=SelectSelector(
+            SelectSelectorConfig(
+                options=list(ASSIST_DOMAINS),
+                multiple=True,
+                mode=SelectSelectorMode.DROPDOWN,
+                translation_key=CONF_ALLOWED_DOMAINS,
+            )
+        ),
+        validate=_allowed_domains,
+        error="unknown_domain",
+    ),
+    OptionField(
+        key=CONF_ACTIONS_PER_MINUTE,
+        default=DEFAULT_ACTIONS_PER_MINUTE,
+        selector=NumberSelector(
+            NumberSelectorConfig(min=1, max=60, step=1, mode=NumberSelectorMode.BOX)
+        ),
+        validate=_actions_per_minute,
+    ),
+    OptionField(
+        key=CONF_WEATHER_ENTITY,
+        default="",
+        selector=EntitySelector(EntitySelectorConfig(domain="weather")),
+        required=False,
+    ),
+    OptionField(
+        key=CONF_NEWS_URL,
+        default="",
+        selector=TextSelector(TextSelectorConfig(type=TextSelectorType.URL)),
+        validate=_news_url,
+        required=False,
+        error="invalid_url",
+    ),
 )
 
 
@@ -238,9 +319,11 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
             options: dict[str, Any] = {}
             for option in OPTION_FIELDS:
                 try:
-                    options[option.key] = option.validate(user_input[option.key])
+                    options[option.key] = option.validate(
+                        user_input.get(option.key, option.default)
+                    )
                 except ConfigError:
-                    errors[option.key] = "invalid_range"
+                    errors[option.key] = option.error
             if not errors:
                 try:
                     EngineConfig(detector_mode=options[CONF_DETECTOR_MODE]).with_tuning(options)
@@ -259,14 +342,12 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
     def _schema(self) -> vol.Schema:
         """Return the options schema, defaulting to the entry's current values."""
         entry = self.config_entry
-        return vol.Schema(
-            {
-                vol.Required(
-                    option.key,
-                    default=entry.options.get(
-                        option.key, entry.data.get(option.key, option.default)
-                    ),
-                ): option.selector
-                for option in OPTION_FIELDS
-            }
-        )
+
+        def marker(option: OptionField) -> vol.Marker:
+            current = entry.options.get(option.key, entry.data.get(option.key, option.default))
+            if option.required:
+                return vol.Required(option.key, default=current)
+            # An empty optional field must stay empty: a suggested value, not a default.
+            return vol.Optional(option.key, description={"suggested_value": current})
+
+        return vol.Schema({marker(option): option.selector for option in OPTION_FIELDS})

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from homeassistant.config_entries import ConfigEntry
 
 from .engine.engine import Insight, ProactiveEngine
 from .engine.model import OllamaModel
 from .engine.store import ProactiveStore
+
+if TYPE_CHECKING:
+    from .assist_agent import HomeBuddyAssistant
 
 type HomeBuddyConfigEntry = ConfigEntry[HomeBuddyRuntimeData]
 
@@ -32,6 +36,9 @@ class HomeBuddyRuntimeData:
     model: OllamaModel
     tally: InsightTally = field(default_factory=InsightTally)
     started_at: datetime | None = None
+    # The Assist agent's state (alarms, confirmations, rate limit), set by the conversation
+    # platform.
+    assist: HomeBuddyAssistant | None = None
     closed: bool = False
 
     async def async_close(self) -> None:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "custom_components" / "homebuddy_proactive" / "engine"
-ENGINE_PACKAGE = "custom_components.homebuddy_proactive.engine"
 
 
 def _engine_files() -> list[Path]:
@@ -21,6 +20,18 @@ def _engine_files() -> list[Path]:
 
 def _imports_homeassistant(name: str | None) -> bool:
     return name is not None and (name == "homeassistant" or name.startswith("homeassistant."))
+
+
+def _dynamic_import(node: ast.Call) -> str | None:
+    """The literal name in ``__import__("x")`` or ``importlib.import_module("x")``."""
+    func = node.func
+    dynamic = (isinstance(func, ast.Name) and func.id in {"__import__", "import_module"}) or (
+        isinstance(func, ast.Attribute) and func.attr == "import_module"
+    )
+    if not dynamic or not node.args:
+        return None
+    first = node.args[0]
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
 
 
 def test_no_engine_module_imports_homeassistant() -> None:
@@ -34,6 +45,8 @@ def test_no_engine_module_imports_homeassistant() -> None:
             elif isinstance(node, ast.ImportFrom):
                 # A relative import (level > 0) stays inside our package.
                 names = [node.module or ""] if node.level == 0 else []
+            elif isinstance(node, ast.Call) and (name := _dynamic_import(node)) is not None:
+                names = [name]
             else:
                 continue
             offenders.extend(
@@ -44,17 +57,16 @@ def test_no_engine_module_imports_homeassistant() -> None:
     assert not offenders, "engine modules import homeassistant:\n" + "\n".join(offenders)
 
 
-# Imports every engine module without the package's __init__ (which is the HA integration):
-# ``custom_components`` and ``custom_components.homebuddy_proactive`` are stood in by empty
-# namespace modules, and a meta-path finder raises on any homeassistant import.
+# Imports every engine module the way the standalone server does (scripts/serve.py): the
+# integration's folder on sys.path and the engine as the top-level package ``engine``, so the
+# integration's ``__init__`` (Home Assistant code) never runs. A meta-path finder raises on any
+# homeassistant import, and none may be loaded at the end.
 _IMPORT_ALL = textwrap.dedent(
     """
     import importlib
-    import importlib.util
     import sys
-    import types
 
-    engine_dir, package, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
+    integration_dir, modules = sys.argv[1], sys.argv[2:]
 
 
     class NoHomeAssistant:
@@ -65,17 +77,7 @@ _IMPORT_ALL = textwrap.dedent(
 
 
     sys.meta_path.insert(0, NoHomeAssistant())
-    parents = package.split(".")[:-1]
-    for depth in range(1, len(parents) + 1):
-        stub = types.ModuleType(".".join(parents[:depth]))
-        stub.__path__ = []
-        sys.modules[stub.__name__] = stub
-    spec = importlib.util.spec_from_file_location(
-        package, f"{engine_dir}/__init__.py", submodule_search_locations=[engine_dir]
-    )
-    engine = importlib.util.module_from_spec(spec)
-    sys.modules[package] = engine
-    spec.loader.exec_module(engine)
+    sys.path.insert(0, integration_dir)
     for module in modules:
         importlib.import_module(module)
     leaked = sorted(m for m in sys.modules if m.split(".")[0] == "homeassistant")
@@ -89,12 +91,13 @@ def test_engine_imports_without_homeassistant() -> None:
     """Every engine module imports in a fresh interpreter where homeassistant cannot load."""
     modules = []
     for path in _engine_files():
-        parts = path.relative_to(ENGINE).with_suffix("").parts
+        parts = path.relative_to(ENGINE.parent).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        modules.append(".".join((ENGINE_PACKAGE, *parts)))
+        modules.append(".".join(parts))
+    # -I: no PYTHONPATH, no user site, not the current directory on sys.path.
     result = subprocess.run(
-        [sys.executable, "-c", _IMPORT_ALL, str(ENGINE), ENGINE_PACKAGE, *modules],
+        [sys.executable, "-I", "-c", _IMPORT_ALL, str(ENGINE.parent), *modules],
         cwd=REPO,
         capture_output=True,
         text=True,

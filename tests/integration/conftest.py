@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.homebuddy_proactive.config_flow import ENTRY_TITLE
@@ -29,6 +30,15 @@ def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
 
     Kept here rather than in tests/conftest.py so the HA-free engine tests never start a hass.
     """
+
+
+@pytest.fixture(autouse=True)
+async def core_integration(hass: HomeAssistant, config_dir_per_test: Path) -> None:
+    """Set up Home Assistant's core integration, which a real instance always has.
+
+    The conversation platform needs its exposed-entities settings (Assist exposure).
+    """
+    assert await async_setup_component(hass, "homeassistant", {})
 
 
 @pytest.fixture(autouse=True)

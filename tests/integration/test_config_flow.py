@@ -18,9 +18,14 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.homebuddy_proactive.config_flow import ENTRY_TITLE, OPTION_FIELDS
 from custom_components.homebuddy_proactive.const import (
+    CONF_ACTIONS_PER_MINUTE,
+    CONF_ALLOWED_DOMAINS,
     CONF_DETECTOR_MODE,
     CONF_MODEL,
+    CONF_NEWS_URL,
     CONF_URL,
+    CONF_WEATHER_ENTITY,
+    DEFAULT_ALLOWED_DOMAINS,
     DEFAULT_URL,
     DOMAIN,
 )
@@ -36,6 +41,13 @@ from tests.fake_ollama import FakeOllama
 from .conftest import MODEL
 
 TRANSLATIONS = Path(__file__).parents[2] / "custom_components" / DOMAIN / "translations"
+# The Assist agent's options as stored when the form leaves them untouched.
+ASSIST_OPTIONS: dict[str, Any] = {
+    CONF_ALLOWED_DOMAINS: list(DEFAULT_ALLOWED_DOMAINS),
+    CONF_ACTIONS_PER_MINUTE: 10,
+    CONF_WEATHER_ENTITY: "",
+    CONF_NEWS_URL: "",
+}
 
 
 @dataclass
@@ -259,7 +271,11 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "init"
     fields = [str(marker) for marker in result["data_schema"].schema]
-    assert fields == [CONF_DETECTOR_MODE, *(setting.key for setting in TUNING_SETTINGS)]
+    assert fields == [
+        CONF_DETECTOR_MODE,
+        *(setting.key for setting in TUNING_SETTINGS),
+        *ASSIST_OPTIONS,
+    ]
     for setting in TUNING_SETTINGS:
         assert _default(result, setting.key) == setting.default
         selector = result["data_schema"].schema[_marker(result, setting.key)]
@@ -282,7 +298,7 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
     result = await hass.config_entries.options.async_configure(result["flow_id"], wanted)
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert entry.options == wanted
+    assert entry.options == {**wanted, **ASSIST_OPTIONS}
     for setting in TUNING_SETTINGS:
         expected_type = int if setting.integer else float
         assert type(entry.options[setting.key]) is expected_type, setting.key
@@ -331,7 +347,7 @@ async def test_options_errors_keep_the_form_and_recover(
     result = await hass.config_entries.options.async_configure(result["flow_id"], fixed)
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert entry.options == fixed
+    assert entry.options == {**fixed, **ASSIST_OPTIONS}
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,12 @@ def fold(text: str) -> str:
     """Lower-case ``text``, drop diacritics and unify apostrophes, for matching."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u00a0", " ")
     decomposed = unicodedata.normalize("NFD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c))
+    # casefold() turns the Greek final sigma into σ; patterns are written with ς.
+    return _FINAL_SIGMA_RE.sub("ς", folded)
+
+
+_FINAL_SIGMA_RE: Final = re.compile(r"σ(?![^\W\d_])")
 
 
 _HOUR_WORDS: Final = {
@@ -323,9 +328,9 @@ class AlarmBook:
     """The alarms kept in the engine's SQLite file; every write is committed on return."""
 
     def __init__(self, store: ProactiveStore) -> None:
-        """Use the store's connection; the alarms migration of the store made the table."""
+        """Use the store's connection (``alarm_schema.ALARM_SCHEMA_V4`` made the table)."""
         # The store owns the connection and closes it; the alarm SQL stays in this module.
-        self._db: aiosqlite.Connection = store._db
+        self._db: aiosqlite.Connection = store.connection
 
     async def add(
         self,

@@ -105,6 +105,42 @@ TUNING_SETTINGS: Final[tuple[TuningSetting, ...]] = (
         maximum=50,
     ),
     TuningSetting(
+        key="memory_weight_recency",
+        env="MEMORY_WEIGHT_RECENCY",
+        default=0.6,
+        minimum=0.0,
+        maximum=1.0,
+        integer=False,
+        step=0.05,
+    ),
+    TuningSetting(
+        key="memory_weight_frequency",
+        env="MEMORY_WEIGHT_FREQUENCY",
+        default=0.2,
+        minimum=0.0,
+        maximum=1.0,
+        integer=False,
+        step=0.05,
+    ),
+    TuningSetting(
+        key="memory_weight_feedback",
+        env="MEMORY_WEIGHT_FEEDBACK",
+        default=0.1,
+        minimum=0.0,
+        maximum=1.0,
+        integer=False,
+        step=0.05,
+    ),
+    TuningSetting(
+        key="memory_weight_importance",
+        env="MEMORY_WEIGHT_IMPORTANCE",
+        default=0.1,
+        minimum=0.0,
+        maximum=1.0,
+        integer=False,
+        step=0.05,
+    ),
+    TuningSetting(
         key="ollama_timeout_seconds",
         env="OLLAMA_TIMEOUT_SECONDS",
         default=45,
@@ -132,6 +168,10 @@ class EngineConfig:
     transcript_window_seconds: float = 90
     transcript_max_items: int = 40
     memory_result_limit: int = 5
+    memory_weight_recency: float = 0.6
+    memory_weight_frequency: float = 0.2
+    memory_weight_feedback: float = 0.1
+    memory_weight_importance: float = 0.1
     ollama_timeout_seconds: float = 45
 
     @property

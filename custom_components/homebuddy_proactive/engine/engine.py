@@ -34,10 +34,9 @@ from .language import (
     is_meaningful,
     is_question,
     local_signal,
-    memory_card,
     name_key,
 )
-from .memory import MemoryEngine
+from .memory import MemoryEngine, weights_from_config
 from .model import ModelError, ModelOutputError, ModelUnavailableError, OllamaModel
 from .protocol import (
     FeedbackEvent,
@@ -131,7 +130,9 @@ class ProactiveEngine:
         self.store = store
         self.model = model
         self.clock = clock
-        self.memory = memory or MemoryEngine(store, clock)
+        self.memory = memory or MemoryEngine(
+            store, clock, model=model, weights=weights_from_config(config)
+        )
         self.detector = ProactiveDetector(config, model)
         self.stats = EngineStats()
         self._sessions: OrderedDict[str, SessionState] = OrderedDict()
@@ -257,6 +258,7 @@ class ProactiveEngine:
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await connection.close_socket()
             await connection.close()
+        await self.memory.close()
 
     # -- insights ----------------------------------------------------------------------------
 
@@ -462,6 +464,9 @@ class Connection:
             received_at=now,
         )
         session.buffer.append(utterance)
+        await engine.memory.observe_turn(
+            self.client_id, session.session_id, event.text, speaker=event.speaker, language=language
+        )
         session.final_sequence += 1
         sequence = session.final_sequence
         self._cancel_partial_work()
@@ -476,16 +481,19 @@ class Connection:
                 importance=0.8,
                 source="conversation",
             )
+            text, memory_ids = await engine.memory.reminder_card(
+                self.client_id, captured, memory, maximum=config.insight_max_characters
+            )
             await engine.emit(
                 self,
-                text=memory_card(captured),
+                text=text,
                 intent=captured.kind,
                 confidence=0.95,
                 source=SOURCE_FINAL,
                 event_id=event.event_id,
                 language=language,
                 trigger_text=event.text,
-                memory_ids=(memory.id,),
+                memory_ids=memory_ids,
             )
             return
 
@@ -677,7 +685,7 @@ class Connection:
             answer_question=answer_question,
             earlier_in_utterance=earlier,
         )
-        return request, tuple(m.id for m in memories)
+        return request, tuple(m.ref for m in memories)
 
     # -- partials ----------------------------------------------------------------------------
 

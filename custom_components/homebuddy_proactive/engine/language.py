@@ -167,19 +167,21 @@ _LEXICON: Final[dict[str, frozenset[str]]] = {
         "the and is are was were you i to of it that this with have has for not be we they "
         "my your can do does did what where when why who how would could should will there "
         "here about just me an at if so but or don't dont it's im i'm what's whats want need "
-        "please thanks yes yeah okay know think going remind"
+        "please thanks yes yeah okay know think going remind he she his her them our"
     ),
     "fr": _fw(
         "le la les des du de un une est et je tu il elle nous vous ils elles pas ne que qui "
         "ce c'est avec pour dans sur mais où au aux très moi toi on ça quoi comment pourquoi "
         "quand oui non merci bonjour j'ai suis es sont faut peux veux combien quel quelle me te se "
-        "est-ce qu'est-ce alors bon euh voilà d'accord rappelle-moi aussi être avoir"
+        "est-ce qu'est-ce alors bon euh voilà d'accord rappelle-moi aussi être avoir mon ton "
+        "ses mes tes leur votre notre vu as ai avez fait été déjà ici chez"
     ),
     "es": _fw(
         "el la los las un una es y que de en no por para con está estoy yo tú usted muy "
         "pero qué cómo dónde cuándo porque hay del al lo se mi sí gracias hola puedo puedes "
         "podría quiero tengo necesito cuánto cuál quién pues bueno vale también ahora esto me te "
-        "era estaba hasta donde cuando como ayer mañana hoy"
+        "era estaba hasta donde cuando como ayer mañana hoy has ha he hemos han visto mis tus "
+        "sus tienes tiene"
     ),
     "de": _fw(
         "der die das und ist ich du nicht ein eine mit auf für zu den dem es sie wir ihr "
@@ -191,13 +193,14 @@ _LEXICON: Final[dict[str, frozenset[str]]] = {
         "il lo la gli le un una è e di che non per con sono sei io tu lui lei noi voi ma "
         "molto come dove quando perché cosa chi grazie ciao questo quello anche della del "
         "nel alla posso potrei puoi vorrei devo ho hai quanto quale sì allora ricordami me te si "
-        "mi ti ci ero era sempre oggi domani ieri vuoi cosa ne pensi possiamo c'è dove"
+        "mi ti ci ero era sempre oggi domani ieri vuoi cosa ne pensi possiamo c'è dove ha "
+        "visto"
     ),
     "pt": _fw(
         "o a os as um uma é e de do da dos das que não para com em no na eu você ele ela "
         "nós muito como onde quando porque obrigado obrigada isso esse essa está estou são "
         "tem mas posso poderia pode preciso tenho quanto qual quem sim então também lembra me te "
-        "se eu era tinha você vocês hoje amanhã ontem vai fica"
+        "se eu era tinha você vocês hoje amanhã ontem vai fica visto"
     ),
 }
 _WORD_WEIGHT: Final[dict[str, dict[str, float]]] = {}
@@ -233,6 +236,7 @@ _CHAR_HINTS: Final[dict[str, dict[str, float]]] = {
     "í": {"es": 0.7, "pt": 0.5},
     "ó": {"es": 0.7, "pt": 0.5},
     "ú": {"es": 0.7, "pt": 0.5},
+    "é": {"fr": 0.4, "es": 0.2, "pt": 0.2},
 }
 _SUFFIX_HINTS: Final[tuple[tuple[str, str, float], ...]] = (
     ("ción", "es", 1.5),
@@ -549,6 +553,65 @@ def _generic_question(words: Sequence[str]) -> bool:
     return False
 
 
+# Rhetorical "who knows" forms: a statement when alone or followed by a hedge ("who knows,
+# maybe tomorrow"), a question when followed by what is asked ("who knows the way").
+_RHETORICAL: Final = _phrases(
+    "who knows|who cares|who the hell knows|qui sait|qui s'en soucie|on s'en fiche|"
+    "quién sabe|quien sabe|a quién le importa|chi lo sa|chissà|chi se ne frega|quem sabe|"
+    "wer weiß|was weiß ich|weiß der geier|ποιος ξέρει|ποιος νοιάζεται|πού να ξέρω"
+)
+_RHETORICAL_TAIL: Final = _fw(
+    "maybe perhaps anyway anyways really probably honestly though lol tomorrow today later "
+    "i you we they he she it peut-être demain aujourd'hui bref je tu on il elle nous vous "
+    "quizás quizá tal talvez mañana hoy yo él ella forse domani oggi magari io lui lei "
+    "vielleicht morgen heute ich du er sie wir talvez amanhã hoje eu ele ela você ίσως αύριο "
+    "σήμερα"
+)
+# Free relatives in proverbs ("who laughs last laughs best", "chi dorme non piglia pesci"):
+# the clause after the question word is followed by a second verb, which shows as a repeated
+# word or as a negation that follows the first verb.
+_PROVERB_WH: Final = _fw(
+    "who what where when how qui quoi où quand comment quien quién que qué donde dónde "
+    "cuando como wer was wo wann wie chi che dove quando come quem onde"
+)
+_PROVERB_WHO: Final = _fw("chi quem qui quien")
+_PROVERB_NEGATIONS: Final = _fw("non não nao no ne n'")
+_PROVERB_BREAKS: Final = _fw(
+    "che que qu' se si e et y o ou di de a à per pour para por perché porque parce car "
+    "quando cuando quand mais ma mas pero and or that if to"
+)
+_PROVERB_SKIP: Final = _fw(
+    "the a an to of in on at for and or is are was were it you i we they he she do does did "
+    "have has had can will would could should le la les l' un une de des du à et est en y "
+    "el los las una con que por para es il lo gli i di da e che per o os as um uma do da em "
+    "com der die das den dem ein eine und zu ist es ich du sie er wir"
+)
+
+
+def _statement_form(words: Sequence[str]) -> bool:
+    """Return True for rhetorical questions and proverbs that only look like questions."""
+    rhetorical = _starts(words, _RHETORICAL)
+    if rhetorical and (len(words) == rhetorical or words[rhetorical] in _RHETORICAL_TAIL):
+        return True
+    if len(words) < 4 or words[0] not in _PROVERB_WH:
+        return False
+    for index in range(1, min(4, len(words) - 2)):
+        word = words[index]
+        if word in _PROVERB_SKIP or word in _PROVERB_WH or word in _EN_AUX_ALL:
+            continue
+        for later in range(index + 2, len(words)):
+            before = words[later - 1]
+            if words[later] == word and before not in _PROVERB_WH | _PROVERB_BREAKS:
+                return True
+    if words[0] in _PROVERB_WHO:
+        for index in range(2, len(words) - 1):
+            if words[index] in _PROVERB_BREAKS:
+                return False
+            if words[index] in _PROVERB_NEGATIONS:
+                return True
+    return False
+
+
 # ---------------------------------------------------------------------------------------------
 # English
 # ---------------------------------------------------------------------------------------------
@@ -591,7 +654,7 @@ _EN_HOW_DEGREE: Final = _fw("much many long far often old soon")
 _EN_TAGS: Final = frozenset({("right",), ("correct",), ("isn't", "it"), ("or", "what")})
 _EN_INDIRECT: Final = _phrases(
     "any idea|any ideas|anyone know|anybody know|anyone knows|anybody knows|mind if|wanna|"
-    "got a minute|got any|care to|want to|want some|want me to"
+    "got a minute|got any|care to|want to|want some|want me to|any chance"
 )
 _EN_WONDER: Final = _phrases(
     "i wonder|i was wondering|i'm wondering|im wondering|i am wondering|wondering|"
@@ -728,7 +791,8 @@ _FR_REQUEST: Final = _phrases(
     "tu pourrais|vous pourriez|tu saurais|vous sauriez|tu aurais|vous auriez|tu veux|"
     "vous voulez|tu voudrais|vous voudriez|ça te dit|ça vous dit|ça te dérange|"
     "ça vous dérange|ça vous ennuie|ça te va|ça vous va|je me demande|on se demande|"
-    "y a-t-il"
+    "y a-t-il|ça te dirait|ça vous dirait|ça te tente|ça vous tente|ça t'intéresse|"
+    "ça vous intéresse"
 )
 _FR_INVERTIBLE: Final = _fw(
     "pourrais pourrait pourrions pourriez pourraient puis peux peut pouvons pouvez peuvent "
@@ -760,6 +824,14 @@ _FR_TAGS: Final = frozenset({("non",), ("hein",), ("pas", "vrai"), ("n'est-ce", 
 _FR_PREPOSITIONS: Final = _fw("à de pour avec dans chez par depuis jusqu'à vers sur en")
 _FR_IN_SITU_BLOCK: Final = _fw("importe sais sait savoir demande demandé dire idée")
 _FR_IMPERFECT_RE: Final = re.compile(r"(?:ais|ait|aient|ions|iez)$")
+_FR_PERSONAL: Final = _fw("je j' tu t' il elle on nous vous ils elles")
+_FR_CLAUSE_SUBJECTS: Final = _fw("je j' tu t' il elle on ils elles")
+_FR_CLEFT_VERBS: Final = _fw("est était sera serait")
+_FR_IN_SITU_RAW: Final = frozenset({"où", "quand", "comment", "combien", "quoi", "pourquoi", "qui"})
+_FR_MID_RAW: Final = frozenset({"où", "quand", "comment"})
+_FR_CLAUSE_START: Final = _FR_PERSONAL | _fw("que qu' si s' ce c' ça")
+_FR_KNOW_SOMEONE: Final = _fw("connais connaissez")
+_FR_INDEFINITE: Final = _fw("un une des quelqu'un quelque")
 
 
 def _q_fr(body: _Body) -> bool:
@@ -798,8 +870,16 @@ def _q_fr(body: _Body) -> bool:
     if can and len(words) > can and words[can] in _FR_CLITICS:
         return True
     knows = _starts(words, _FR_KNOW)
-    if knows and len(words) > knows and words[knows] in _FR_WH_FOLLOW:
-        return True
+    if knows and len(words) > knows:
+        follow = words[knows]
+        if follow in _FR_WH_FOLLOW:
+            return True
+        if follow in _FR_PREPOSITIONS and words[knows + 1 : knows + 2] and (
+            words[knows + 1] in _FR_WH_FOLLOW
+        ):
+            return True
+        if words[knows - 1] in _FR_KNOW_SOMEONE and follow in _FR_INDEFINITE:
+            return True
     has = _starts(words, _FR_HAVE)
     if has and len(words) > has and not body.answered:
         follow = words[has]
@@ -826,6 +906,8 @@ def _q_fr(body: _Body) -> bool:
     if first in _FR_WH_ALWAYS:
         return not (first == "combien" and rest[:1] and rest[0] in _FR_SUBJECTS)
     if body.raw[0] == "où":
+        if rest and rest[0] in _FR_PERSONAL and _fr_second_clause(rest):
+            return False
         return not rest or rest[0] not in {"que", "qu'"}
     if first == "quand":
         if not rest:
@@ -862,10 +944,64 @@ def _fr_in_situ(body: _Body) -> bool:
             return True
     if last == "qui" and before in {"est", "c'est", "avec", "pour", "à", "chez", "de"}:
         return True
+    if _fr_cleft_question(words, raw) or _fr_verb_then_wh(words, raw):
+        return True
     return any(
         word in _FR_QUEL and words[index - 1] in _FR_PREPOSITIONS
         for index, word in enumerate(words[1:-1], start=1)
     )
+
+
+def _fr_second_clause(rest: Sequence[str]) -> bool:
+    """Return True when a second subject starts a main clause ("où il y a X il n'y a pas Y")."""
+    return any(
+        rest[index] in _FR_CLAUSE_SUBJECTS and rest[index - 1] not in {"que", "qu'"}
+        for index in range(2, len(rest))
+    )
+
+
+def _fr_cleft_question(words: Sequence[str], raw: Sequence[str]) -> bool:
+    """Return True for "c'est quand/où/qui/combien … X" ("c'est quand l'anniversaire de Léa").
+
+    A subject pronoun after the question word makes a cleft or free relative instead ("c'est
+    quand tu veux", "c'est pourquoi je suis venu"), and "c'est quand même" is an adverb.
+    """
+    for index in range(1, min(len(words) - 1, 6)):
+        if words[index] not in _FR_CLEFT_VERBS or words[index - 1] not in {"c'", "ce"}:
+            continue
+        after = words[index + 2 :]
+        if raw[index + 1] not in _FR_IN_SITU_RAW and words[index + 1] not in _FR_QUEL:
+            return False
+        if raw[index + 1] == "quand" and after[:1] == ("meme",):
+            return False
+        return not (after and after[0] in _FR_PERSONAL)
+    return False
+
+
+def _fr_verb_then_wh(words: Sequence[str], raw: Sequence[str]) -> bool:
+    """Return True for "pronoun verb wh …" in situ ("tu prends quel train demain").
+
+    The question word must not open a clause of its own: no subject, finite verb or "que"
+    after it ("on se voit quand le film est fini", "je travaille où je veux").
+    """
+    if words[0] not in _FR_PERSONAL or words[0] in {"c'"}:
+        return False
+    for index in range(1, min(len(words) - 1, 6)):
+        word = words[index]
+        if word in _FR_CLAUSE_START and index > 1 or word in _FR_IN_SITU_BLOCK:
+            return False
+        if raw[index] not in _FR_MID_RAW and word not in _FR_QUEL:
+            continue
+        if index == 1:
+            return False
+        after = words[index + 2 :] if word in _FR_QUEL else words[index + 1 :]
+        if raw[index] == "quand" and words[index + 1 : index + 2] == ("meme",):
+            return False
+        return not any(
+            w in _FR_PERSONAL or w in _FR_VERBS or w in _FR_INVERTIBLE or w in {"que", "qu'"}
+            for w in after
+        )
+    return False
 
 
 def _fr_inversion(word: str) -> bool:
@@ -947,7 +1083,7 @@ def _q_es(body: _Body) -> bool:
     if head in _ES_WH_ACCENTED:
         if head == "cómo" and rest[:1] == ("no",):
             return False
-        if head == "qué" and rest and rest[0] not in _ES_VERBS:
+        if head == "qué" and start == 0 and rest and rest[0] not in _ES_VERBS:
             tail = rest[1:]
             if any(w in _ES_VERBS for w in tail):
                 return True
@@ -1007,9 +1143,22 @@ _IT_IMPERFECT_RE: Final = re.compile(
     r"(?:avo|evo|ivo|ava|eva|iva|avamo|evamo|ivamo|avano|evano|ivano)$"
 )
 _IT_HOW_STATEMENT: Final = _fw(
-    "se ho abbiamo hai detto dicevo dicevi sai sapete sa vuoi volete preferisci preferite "
-    "sempre previsto d'accordo al solito promesso"
+    "se sai sapete sa sanno vuoi volete preferisci preferite sempre previsto d'accordo al "
+    "solito promesso no prima già detto"
 )
+_IT_AUXILIARIES: Final = _fw("ho hai ha abbiamo avete hanno avevo avevi aveva avevamo avevano")
+# Participles after "come ho/hai …" that make "as I said/planned" rather than "how did you".
+_IT_REPORT_PARTICIPLES: Final = _fw(
+    "detto promesso previsto spiegato scritto accennato anticipato visto sentito "
+    "concordato deciso stabilito immaginato pensato letto"
+)
+# "dire"/"sapere" forms: "come dice il proverbio" reports, "come si dice …" asks.
+_IT_SAY_RE: Final = re.compile(r"^(?:dic|dir|dis|dite|sap|sa$|sai$|sann)")
+# First-person presents that look like imperfects ("arrivo", "scrivo", "devo").
+_IT_V_PRESENT_RE: Final = re.compile(
+    r"(?:rivo|vivo|^bevo|^devo|ricevo|^lavo|^levo|llevo|privo|ttivo|ltivo|scavo)$"
+)
+_IT_FIRST_IMPERFECT_RE: Final = re.compile(r"(?:^ero|vo|vamo|^eravamo)$")
 _IT_FEASIBLE: Final = _phrases(
     "pensi che|credi che|vorrei sapere|mi piacerebbe sapere|volevo sapere|"
     "posso|puoi|può|possiamo|potrei|potresti|potremmo|potreste|potrebbe|mi puoi|"
@@ -1093,8 +1242,7 @@ def _q_it(body: _Body) -> bool:
     if first in _IT_HOW:
         if rest[:1] == ["mai"] or not rest:
             return True
-        verb = rest[1] if rest[0] in _IT_CLITICS - {"si"} and len(rest) > 1 else rest[0]
-        return not (verb in _IT_HOW_STATEMENT or _IT_IMPERFECT_RE.search(verb))
+        return _it_how_question(rest)
     if first == "che":
         if not rest or rest[0] in _IT_PRONOUNS:
             return False
@@ -1109,6 +1257,27 @@ def _q_it(body: _Body) -> bool:
         following = words[feasible : feasible + 1]
         return not following or following[0] not in _IT_FEASIBLE_BLOCK
     return False
+
+
+def _it_how_question(rest: Sequence[str]) -> bool:
+    """Return True when "come" + verb asks ("come arrivo", "com'era il film") rather than
+    compares ("come ti dicevo", "come previsto", "come diceva mia nonna", "come no")."""
+    index = 1 if rest[0] in _IT_CLITICS - {"si"} and len(rest) > 1 else 0
+    verb = rest[index]
+    after = rest[index + 1 :]
+    if verb in _IT_HOW_STATEMENT:
+        return False
+    if verb in _IT_AUXILIARIES:
+        return not (after and after[0] in _IT_REPORT_PARTICIPLES)
+    if _IT_SAY_RE.search(verb):
+        return rest[0] == "si" or (not after and not _IT_IMPERFECT_RE.search(verb))
+    if not _IT_IMPERFECT_RE.search(verb) or _IT_V_PRESENT_RE.search(verb):
+        return True
+    if _IT_FIRST_IMPERFECT_RE.search(verb):
+        return False
+    if verb in {"era", "eri", "erano"}:
+        return not after or after[0] in _ROMANCE_DETERMINERS
+    return True
 
 
 def _verb_before_article(rest: Sequence[str], articles: frozenset[str]) -> bool:
@@ -1152,12 +1321,26 @@ def _romance_when(
         return False
     if verb.endswith(("ar", "er", "ir")) and len(verb) > 3:
         return False
+    if verb in {"for", "fores", "formos", "forem"} or (
+        verb.endswith(("ares", "eres", "ires", "armos", "ermos", "irmos")) and len(verb) > 5
+    ):
+        return False  # Portuguese future subjunctive: "quando chegares"
     return not _main_clause_follows(rest[index + 1 :])
 
 
+_MAIN_VERB_RE: Final = re.compile(r"(?:iamo|amos|emos|imos)$|[aei](?:mi|ci)$|-(?:me|nos|lhe|te)$")
+
+
 def _main_clause_follows(words: Sequence[str]) -> bool:
-    """Return True when a first-person verb follows a "when" clause ("quando piove resto…")."""
+    """Return True when a main-clause verb follows a "when" clause ("quando piove resto…").
+
+    First-person verbs ("resto", "restiamo", "ficamos") and imperatives with a clitic
+    ("chiamami", "liga-me") cannot continue a "when" question.
+    """
     for position, word in enumerate(words):
+        if len(word) >= 6 and _MAIN_VERB_RE.search(word):
+            if not position or words[position - 1] not in _ROMANCE_DETERMINERS:
+                return True
         if len(word) < 3 or not _IT_FIRST_PERSON_RE.search(word) or word in _ROMANCE_NOT_VERBS:
             continue
         context = set(words[max(0, position - 2) : position])
@@ -1233,9 +1416,14 @@ _PT_FEASIBLE: Final = _phrases(
     "dá pra|da pra|tem como|sabe|sabes|você sabe|voce sabe|queres|você quer|voce quer|"
     "você tem|voce tem|tens|me pode|pode me|me ajuda|me diz|me diga|me fala|me pergunto|"
     "pergunto-me|eu me pergunto|é possível|seria possível|há algum|tem algum|existe algum|"
-    "você viu|viste|se importa|você se importa|quer|vocês querem"
+    "você viu|viste|se importa|você se importa|quer|vocês querem|podia|podias|podíamos|"
+    "me podia|me podias|você podia|tu podias|podes me|me podes"
 )
-_PT_FEASIBLE_BLOCK: Final = _fw("ser que chover dizer razão")
+_PT_FEASIBLE_BLOCK: Final = _fw("ser que chover razão")
+_PT_ENCLITICS: Final = _fw("me te se nos vos lhe lhes o a os as lo la los las")
+_PT_SET_PHRASES: Final = _phrases("pode deixar|pode crer|podes crer|podes deixar|pode ser")
+_PT_SET_PHRASE_TAIL: Final = _fw("que comigo isso amigo tranquilo")
+_PT_SAY: Final = _fw("diz dizem dizes diziam falou falam dizia dice dicen decía")
 _PT_PREPOSITIONS: Final = _fw("a de em com para por até desde")
 _PT_WH_ANY: Final = _fw("que quem onde quando como quanto quanta quantos quantas qual quais")
 _PT_TAGS: Final = frozenset(
@@ -1285,12 +1473,32 @@ def _q_pt(body: _Body) -> bool:
         verb = rest[index]
         if verb in _PT_HOW_STATEMENT or _PT_IMPERFECT_RE.search(verb):
             return False
+        if verb in _PT_SAY and len(rest) > index + 1:
+            return False  # "como diz o meu pai"
         return not (rest[0] == "se" and len(rest) > 1 and rest[1].endswith(("sse", "ssem")))
+    return _pt_feasible(words, body.answered)
+
+
+def _pt_feasible(words: Sequence[str], answered: bool) -> bool:
+    """Portuguese feasibility and request forms, with enclitics split ("pode-me dizer")."""
+    if answered:
+        return False
+    if any("-" in word for word in words):
+        split: list[str] = []
+        for word in words:
+            head, _, tail = word.partition("-")
+            split.extend((head, tail) if head and tail in _PT_ENCLITICS else (word,))
+        words = split
+    fixed = _starts(words, _PT_SET_PHRASES)
+    if fixed and (len(words) == fixed or words[fixed] in _PT_SET_PHRASE_TAIL):
+        return False
     feasible = _starts(words, _PT_FEASIBLE)
-    if feasible and not body.answered:
-        following = words[feasible : feasible + 1]
-        return not following or following[0] not in _PT_FEASIBLE_BLOCK
-    return False
+    if not feasible:
+        return False
+    following = words[feasible : feasible + 1]
+    if following and following[0] == "dizer" and words[feasible - 1].startswith("quer"):
+        return False  # "quer dizer" = "that is"
+    return not following or following[0] not in _PT_FEASIBLE_BLOCK
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1362,7 +1570,7 @@ def _q_de(body: _Body) -> bool:
         if not rest:
             return True
         nxt = rest[0]
-        if nxt == "auch" or rest[:2] == ("immer", "auch"):
+        if nxt in {"auch", "immer"}:
             return False
         if first == "was" and nxt == "fur":
             return any(w in _DE_VERBS for w in rest[1:])
@@ -1373,8 +1581,14 @@ def _q_de(body: _Body) -> bool:
                 return len(rest) == 1 or rest[1] not in _DE_PRONOUNS | _DE_SUBORDINATORS
             if nxt in {"bitte", "denn", "so", "geht's", "gehts"}:
                 return True
+            if _de_inverted(rest, body.orig[len(body.words) - len(rest) :]):
+                return True
             after = rest[1:2]
-            return bool(after) and (after[0] in _DE_VERBS or _followed_by_pronoun(rest, 1))
+            if not after or after[0] in _DE_SUBORDINATORS:
+                return False
+            return after[0] in _DE_VERBS or _followed_by_pronoun(rest, 1)
+        if nxt not in _DE_VERBS and _de_verb_final(rest, body.orig[len(body.words) - len(rest) :]):
+            return False
         return True
     previous = body.clause.previous
     if body.answered or (previous and previous[0] in _DE_SUBORDINATORS | _DE_WH):
@@ -1393,6 +1607,71 @@ def _q_de(body: _Body) -> bool:
         and rest[0] in {"du", "ihr", "sie", "er", "es", "wir", "man"}
     ):
         return len(rest) > 1 and not set(rest[1:]) <= _DE_TOPIC_DROP_TAIL
+    return False
+
+
+_DE_AGREEMENT: Final = {
+    "ich": ("e",),
+    "du": ("st",),
+    "er": ("t",),
+    "es": ("t",),
+    "man": ("t",),
+    "ihr": ("t",),
+    "wir": ("en", "n"),
+    "sie": ("t", "en", "n"),
+}
+_DE_NOT_VERB: Final = _DE_ADVERBS | _DE_HOW_DEGREE | _fw("nicht nichts zuletzt gern gerne")
+_DE_D_PRONOUNS: Final = _fw("der die das dem den")
+
+
+def _de_inverted(rest: Sequence[str], orig: Sequence[str]) -> bool:
+    """Return True for "wie" + finite verb + agreeing subject pronoun ("wie komme ich").
+
+    "wie nett er ist" has an adjective before the pronoun and its verb at the end: an
+    exclamation, not a question.
+    """
+    if len(rest) < 2 or rest[1] not in _DE_AGREEMENT or orig[0][:1].isupper():
+        return False
+    verb = rest[0]
+    if verb in _DE_NOT_VERB or not verb.endswith(_DE_AGREEMENT[rest[1]]):
+        return False
+    return not (len(rest) > 2 and rest[-1] in _DE_VERBS)
+
+
+def _de_verb_like(word: str, orig: str) -> bool:
+    """Return True for a known finite verb or a lowercase word with a finite ending."""
+    if word in _DE_VERBS:
+        return True
+    if orig[:1].isupper() or word in _DE_NOT_VERB or len(word) < 3:
+        return False
+    return word.endswith(("st", "t")) and not (word.startswith("ge") and len(word) > 5)
+
+
+def _de_verb_final(rest: Sequence[str], orig: Sequence[str]) -> bool:
+    """Return True when a W-word opens a verb-final clause ("wer nicht wagt, der …").
+
+    A W-question has its verb second; when an adverb, a noun or a participle comes first and
+    the first finite verb ends the clause or is followed by a second verb or a resumptive
+    "der/das", the clause is a free relative ("wo gehobelt wird, fallen Späne").
+    """
+    first = rest[0]
+    capitalised = orig[0][:1].isupper() and first not in {"sie", "ihnen"}
+    participle = first.startswith("ge") and first.endswith("t") and len(first) > 5
+    if not (first in _DE_NOT_VERB or capitalised or participle or len(first) == 1):
+        return False
+    for index in range(1, len(rest)):
+        if not _de_verb_like(rest[index], orig[index]):
+            continue
+        after = rest[index + 1 : index + 3]
+        if not after:
+            return True
+        if after[0] in _DE_VERBS or _de_verb_like(after[0], orig[index + 1]) or (
+            after[0] in _DE_D_PRONOUNS
+            and len(after) > 1
+            and (after[1] in _DE_NOT_VERB or after[1] in _DE_VERBS)
+        ):
+            return not orig[index + 1][:1].isupper()
+        return False
     return False
 
 
@@ -1563,6 +1842,16 @@ _MID_INDIRECT: Final = _fw(
 )
 
 
+# Verbs of saying, knowing and asking in any person or tense ("te diré quién eres").
+_MID_INDIRECT_STEMS: Final = tuple(
+    _fold(stem)
+    for stem in (
+        "dir dig dec dij sab sup pregunt expli ense averigu entend recuerd olvid imagin "
+        "ξερ ξέρ ρωτ θυμ εξηγ καταλαβ"
+    ).split()
+)
+
+
 def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
     """Find a question that starts inside the last clause ("…the store do you need anything")."""
     words, raw = clause.words, clause.raw
@@ -1579,14 +1868,22 @@ def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
     for index in range(2, len(words)):
         if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
             continue
-        if raw[index] in _MID_ACCENTED_WH and not set(words[max(0, index - 3) : index]) & (
-            _MID_INDIRECT
+        context = words[max(0, index - 3) : index]
+        if (
+            raw[index] in _MID_ACCENTED_WH
+            and not set(context) & _MID_INDIRECT
+            and not any(word.startswith(_MID_INDIRECT_STEMS) for word in context)
         ):
             if raw[index] in {"πότε", "πόσο", "πόσα"} or raw[index - 1] in {"por", "a", "de"}:
                 return True
             if index + 1 < len(words):
                 return True
     return False
+
+
+# Acute, grave and circumflex accents and the Greek tonos: a transcript that carries them
+# writes "dónde"/"πού" for questions ("ñ" or "ü" alone say nothing about that).
+_TONE_MARKS: Final = frozenset("\u0300\u0301\u0302")
 
 
 def is_question(text: str, language: str | None = None) -> bool:
@@ -1599,7 +1896,7 @@ def is_question(text: str, language: str | None = None) -> bool:
     sentences = _sentences(text)
     if not sentences:
         return False
-    accented = any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", text))
+    accented = any(c in _TONE_MARKS for c in unicodedata.normalize("NFD", text))
     languages = [code for code in _rule_languages(text, language) if code in _RULES]
     for sentence in sentences[-2:]:
         clauses = _clauses(sentence, accented)
@@ -1613,7 +1910,7 @@ def is_question(text: str, language: str | None = None) -> bool:
                 if clause.index > 0 and clause.words in tags:
                     return True
                 body = _strip(clause, fillers)
-                if body.words and rule(body):
+                if body.words and not _statement_form(body.words) and rule(body):
                     return True
     return False
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import aiohttp
-import feedparser
 
 DEFAULT_TTL_SECONDS: Final = 15 * 60
 DEFAULT_TIMEOUT_SECONDS: Final = 10.0
@@ -46,6 +45,10 @@ async def _run_here(func: Callable[[bytes], Any], data: bytes) -> Any:
 
 def parse_feed(data: bytes) -> list[Headline]:
     """Parse feed bytes into headlines (blocking: run it in an executor)."""
+    # Imported here: only the Home Assistant side reads news, and the standalone image (which
+    # ships this package) installs requirements/runtime.txt only.
+    import feedparser
+
     parsed = feedparser.parse(data)
     headlines: list[Headline] = []
     for entry in parsed.entries:

@@ -17,6 +17,10 @@ from typing import Any, Final
 
 import aiosqlite
 
+from .alarm_schema import ALARM_SCHEMA_V4
+from .memory_schema import MEMORY_SCHEMA_V3
+from .memory_search import register_search_functions
+
 LOGGER = logging.getLogger(__name__)
 
 # aiosqlite logs statements with their parameters at DEBUG: that would put transcripts and
@@ -99,6 +103,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
         "ALTER TABLE memories ADD COLUMN source TEXT NOT NULL DEFAULT 'user'",
         "CREATE INDEX feedback_insight ON feedback (insight_id)",
     ),
+    MEMORY_SCHEMA_V3,
+    ALARM_SCHEMA_V4,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -205,6 +211,8 @@ class ProactiveStore:
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("PRAGMA busy_timeout=5000")
+            # The memory tables' triggers call these functions (also while migrating).
+            await register_search_functions(db)
             await store._migrate(target_version)
         except (aiosqlite.Error, StoreError) as err:
             await db.close()
@@ -214,6 +222,11 @@ class ProactiveStore:
     async def close(self) -> None:
         """Close the connection (all writes are already committed)."""
         await self._db.close()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The open connection, for the engine's other SQL modules (memory_store)."""
+        return self._db
 
     async def schema_version(self) -> int:
         """Return the schema version of the open file."""

@@ -1,0 +1,98 @@
+"""The HomeBuddy conversation agent: selectable in an Assist pipeline, speaks fr, en and el.
+
+Assist brings the voice (wake word, speech-to-text, text-to-speech, satellites); this entity
+answers the text. The turn logic lives in :mod:`.assist_agent`; this module is the thin layer
+between Home Assistant's chat log and it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from homeassistant.components import conversation
+from homeassistant.components.conversation.models import AbstractConversationAgent
+from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.entity import EntityDescription
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from .assist_agent import AssistTurn, HomeBuddyAssistant, turn_language
+from .entity import HomeBuddyEntity
+from .models import HomeBuddyConfigEntry
+
+ASSISTANT_DESCRIPTION = EntityDescription(key="assistant", translation_key="assistant")
+RECENT_TURNS = 6
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: HomeBuddyConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Re-arm the stored alarms and add the conversation entity."""
+    assistant = HomeBuddyAssistant(hass, entry)
+    await assistant.async_start()
+    entry.async_on_unload(assistant.async_stop)
+    # HA closes the store when it stops, without unloading the entry: silence the timers first.
+    entry.async_on_unload(
+        hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, lambda _event: assistant.async_stop())
+    )
+    entry.runtime_data.assist = assistant
+    async_add_entities([HomeBuddyConversationEntity(entry, ASSISTANT_DESCRIPTION)])
+
+
+class HomeBuddyConversationEntity(
+    HomeBuddyEntity, conversation.ConversationEntity, AbstractConversationAgent
+):
+    """Routes each request with the entry's Ollama model; handlers do the actions."""
+
+    @property
+    def supported_languages(self) -> list[str] | Literal["*"]:
+        """Any language: French, English and Greek are spoken, others are answered in English."""
+        return MATCH_ALL
+
+    async def async_added_to_hass(self) -> None:
+        """Register as an agent of the entry too (agent id = entry id), as HA's Ollama does."""
+        await super().async_added_to_hass()
+        conversation.async_set_agent(self.hass, self.entry, self)
+
+    async def async_will_remove_from_hass(self) -> None:
+        """Unregister the entry's agent."""
+        conversation.async_unset_agent(self.hass, self.entry)
+        await super().async_will_remove_from_hass()
+
+    async def _async_handle_message(
+        self,
+        user_input: conversation.ConversationInput,
+        chat_log: conversation.ChatLog,
+    ) -> conversation.ConversationResult:
+        """Answer one request and put the answer in the chat log."""
+        assistant = self.entry.runtime_data.assist
+        assert assistant is not None
+        turn = AssistTurn(
+            text=user_input.text,
+            language=turn_language(user_input.language, user_input.text),
+            conversation_id=chat_log.conversation_id,
+            context=user_input.context,
+            device_id=user_input.device_id,
+            satellite_id=user_input.satellite_id,
+            agent_id=self.entity_id,
+            recent_turns=_recent_turns(chat_log),
+        )
+        speech = await assistant.async_handle(turn)
+        chat_log.async_add_assistant_content_without_tools(
+            conversation.AssistantContent(agent_id=self.entity_id, content=speech)
+        )
+        return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+
+def _recent_turns(chat_log: conversation.ChatLog) -> tuple[tuple[str, str], ...]:
+    """The conversation's earlier turns (the current request is the last user content)."""
+    turns: list[tuple[str, str]] = []
+    for content in chat_log.content[:-1]:
+        if (
+            isinstance(content, conversation.UserContent | conversation.AssistantContent)
+            and content.content
+        ):
+            turns.append((content.role, content.content))
+    return tuple(turns[-RECENT_TURNS:])

@@ -1,0 +1,26 @@
+"""Schema of the alarms table: migration v4 of the engine's store (see ``store.MIGRATIONS``).
+
+Kept apart from ``alarms.py`` so the store can import it without importing the alarm code. A
+migration never changes once released: a new column is a new migration.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+ALARM_SCHEMA_V4: Final[tuple[str, ...]] = (
+    """CREATE TABLE alarms (
+        id INTEGER PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        hour INTEGER NOT NULL,
+        minute INTEGER NOT NULL,
+        fire_at TEXT NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        language TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',
+        created_at TEXT NOT NULL,
+        updated_at TEXT,
+        device_id TEXT
+    )""",
+    "CREATE INDEX alarms_status ON alarms (status, fire_at)",
+)

@@ -1,0 +1,150 @@
+"""Schema v3 of the engine's SQLite file: the five memory stores and their search index.
+
+Kept apart from ``store.py`` (which appends it to its migrations) because the memory modules
+share its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
+episodes, procedures and affective memories, a ``meta`` table, and one FTS5 index over every
+long-term store. Triggers keep the index in step with the tables whatever code writes them; they
+index text folded by ``hb_search_text`` (``memory_search.py``), which the store registers on its
+connection before migrating. Index rowids are ``id * 4 + store code``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+CODE_FACTUAL: Final = 0
+CODE_EPISODIC: Final = 1
+CODE_PROCEDURAL: Final = 2
+CODE_AFFECTIVE: Final = 3
+CODES: Final = 4
+
+
+def _indexed(
+    table: str, code: int, text: str, columns: tuple[str, ...], when: str = "1"
+) -> tuple[str, ...]:
+    """Triggers that keep ``memory_search`` in step with ``table``.
+
+    ``text`` and ``when`` are SQL over the row, written with ``{row}`` for ``new``/``old``;
+    ``columns`` are those ``text`` reads (an update of any of them re-indexes the row).
+    """
+    rowid = f"{{row}}.id * {CODES} + {code}"
+    index = (
+        "INSERT INTO memory_search (rowid, body, client_id) "
+        f"SELECT {rowid}, hb_search_text({text}), {{row}}.client_id WHERE {when}"
+    ).format(row="new")
+    unindex = f"DELETE FROM memory_search WHERE rowid = {rowid}".format(row="old")
+    watched = ", ".join((*columns, "client_id"))
+    return (
+        f"CREATE TRIGGER {table}_search_insert AFTER INSERT ON {table} BEGIN {index}; END",
+        f"CREATE TRIGGER {table}_search_delete AFTER DELETE ON {table} BEGIN {unindex}; END",
+        f"CREATE TRIGGER {table}_search_update AFTER UPDATE OF {watched} ON {table} "
+        f"BEGIN {unindex}; {index}; END",
+    )
+
+
+MEMORY_SCHEMA_V3: Final[tuple[str, ...]] = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # Short-term: the newest turns of each session (the engine keeps a bounded number).
+    """CREATE TABLE memory_turns (
+        id INTEGER PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        episode_id TEXT,
+        speaker TEXT,
+        text TEXT NOT NULL,
+        language TEXT,
+        created_at TEXT NOT NULL
+    )""",
+    "CREATE INDEX memory_turns_session ON memory_turns (session_id, id)",
+    "CREATE INDEX memory_turns_client ON memory_turns (client_id, id)",
+    # Episodic: one row per conversation episode; ``turns`` (JSON) is emptied once the episode
+    # is old enough to live on as its summary alone (``compacted_at``).
+    """CREATE TABLE memory_episodes (
+        id INTEGER PRIMARY KEY,
+        episode_id TEXT NOT NULL UNIQUE,
+        client_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        start_time TEXT NOT NULL,
+        end_time TEXT NOT NULL,
+        closed_at TEXT,
+        turns TEXT NOT NULL DEFAULT '[]',
+        turn_count INTEGER NOT NULL DEFAULT 0,
+        summary TEXT,
+        summary_source TEXT,
+        key_interactions TEXT NOT NULL DEFAULT '[]',
+        topics TEXT NOT NULL DEFAULT '[]',
+        emotional_tone TEXT,
+        language TEXT,
+        compacted_at TEXT,
+        importance REAL NOT NULL DEFAULT 0.5,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_access TEXT,
+        feedback TEXT
+    )""",
+    "CREATE INDEX memory_episodes_open ON memory_episodes (client_id, closed_at, session_id)",
+    # Procedural: named step lists, one per name (folded) and client.
+    """CREATE TABLE memory_procedures (
+        id INTEGER PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        steps TEXT NOT NULL,
+        prerequisites TEXT NOT NULL DEFAULT '[]',
+        difficulty TEXT,
+        success_criteria TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        source TEXT NOT NULL DEFAULT 'user',
+        importance REAL NOT NULL DEFAULT 0.5,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_access TEXT,
+        feedback TEXT,
+        UNIQUE (client_id, name_key)
+    )""",
+    # Affective: how the user felt about something, and what set it off.
+    """CREATE TABLE memory_affects (
+        id INTEGER PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        sentiment REAL NOT NULL,
+        emotions TEXT NOT NULL DEFAULT '[]',
+        context TEXT NOT NULL,
+        triggers TEXT NOT NULL DEFAULT '[]',
+        episode_id TEXT,
+        created_at TEXT NOT NULL,
+        source TEXT NOT NULL DEFAULT 'user',
+        importance REAL NOT NULL DEFAULT 0.5,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_access TEXT,
+        feedback TEXT
+    )""",
+    "CREATE INDEX memory_affects_client ON memory_affects (client_id, created_at)",
+    # Factual: the v1/v2 ``memories`` table; preferences are looked up by importance.
+    "CREATE INDEX memories_kind ON memories (client_id, kind, importance, created_at)",
+    # Prefixes of 4 and 6 letters are indexed: queries use them as crude stems.
+    """CREATE VIRTUAL TABLE memory_search USING fts5(
+        body, client_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '4 6'
+    )""",
+    *_indexed("memories", CODE_FACTUAL, "{row}.content", ("content",)),
+    *_indexed(
+        "memory_episodes",
+        CODE_EPISODIC,
+        "{row}.summary || ' ' || {row}.topics",
+        ("summary", "topics"),
+        when="{row}.summary IS NOT NULL",
+    ),
+    *_indexed(
+        "memory_procedures",
+        CODE_PROCEDURAL,
+        "{row}.name || ' ' || {row}.steps || ' ' || {row}.prerequisites",
+        ("name", "steps", "prerequisites"),
+    ),
+    *_indexed(
+        "memory_affects",
+        CODE_AFFECTIVE,
+        "{row}.context || ' ' || {row}.emotions || ' ' || {row}.triggers",
+        ("context", "emotions", "triggers"),
+    ),
+    # Memories stored before v3 become searchable.
+    f"INSERT INTO memory_search (rowid, body, client_id) "
+    f"SELECT id * {CODES} + {CODE_FACTUAL}, hb_search_text(content), client_id FROM memories",
+)

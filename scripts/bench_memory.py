@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Benchmark memory retrieval: latency of ``MemoryEngine.retrieve`` at 1k, 10k and 100k memories.
+
+Each size gets a fresh SQLite file filled with synthetic memories (stopwords and Zipf-distributed
+content words, so some words are very common and most are rare, as in speech), inserted in
+transactions of 1,000 rows as a running engine would, without optimising the index afterwards.
+Each query is a synthetic utterance; the time measured is the whole call as the engine makes it:
+term statistics, FTS5/BM25 search, scoring in SQL, preference fill and the access-count update.
+
+    .venv/bin/python scripts/bench_memory.py [--sizes 1000 10000 100000] [--queries 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(
+    0, str(Path(__file__).resolve().parent.parent / "custom_components" / "homebuddy_proactive")
+)
+
+from engine.memory import MemoryEngine
+from engine.store import ProactiveStore
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+STOPWORDS = "the a to of and in is on for at with le la de et à pour το και να".split()
+KINDS = ("fact", "fact", "fact", "fact", "preference", "person", "reminder", "task")
+BATCH = 1000
+
+
+def vocabulary(size: int, rng: random.Random) -> list[str]:
+    """Pseudo-words of 4 to 11 letters, Latin and Greek."""
+    latin, greek = "abcdefghijklmnopqrstuvwxyzéè", "αβγδεζηθικλμνξοπρστυφχψωάέί"
+    words = set()
+    while len(words) < size:
+        letters = greek if rng.random() < 0.2 else latin
+        words.add("".join(rng.choice(letters) for _ in range(rng.randint(4, 11))))
+    return sorted(words)
+
+
+class Speech:
+    """Sentences of stopwords and Zipf-distributed content words."""
+
+    def __init__(self, rng: random.Random, words: int = 20000) -> None:
+        self.rng = rng
+        self.words = vocabulary(words, rng)
+        self.cumulative = list(itertools.accumulate(1 / (rank + 1) for rank in range(words)))
+
+    def content(self, count: int) -> list[str]:
+        return self.rng.choices(self.words, cum_weights=self.cumulative, k=count)
+
+    def sentence(self, content_words: int) -> str:
+        words = self.content(content_words) + self.rng.choices(STOPWORDS, k=content_words // 2)
+        self.rng.shuffle(words)
+        return " ".join(words).capitalize()
+
+
+async def fill(engine: MemoryEngine, speech: Speech, size: int) -> float:
+    started = time.perf_counter()
+    for start in range(0, size, BATCH):
+        await engine.memories.add_facts(
+            {
+                "client_id": "c1" if n % 10 else "global",
+                "kind": KINDS[n % len(KINDS)],
+                "content": speech.sentence(speech.rng.randint(4, 12)),
+                "created_at": NOW - timedelta(minutes=size - n),
+                "importance": speech.rng.random(),
+            }
+            for n in range(start, min(size, start + BATCH))
+        )
+    return time.perf_counter() - started
+
+
+async def bench(size: int, queries: int, seed: int) -> None:
+    rng = random.Random(seed)
+    speech = Speech(rng)
+    with tempfile.TemporaryDirectory() as folder:
+        store = await ProactiveStore.open(Path(folder) / "bench.db")
+        engine = MemoryEngine(store, lambda: NOW)
+        try:
+            filling = await fill(engine, speech, size)
+            needle = await engine.remember("c1", "person", "Dr Παπαδόπουλος is the cardiologist")
+            utterances = [speech.sentence(rng.randint(3, 10)) for _ in range(queries)]
+            for text in utterances[:20]:  # warm the page cache
+                await engine.retrieve("c1", text, 5)
+            latencies = []
+            empty = 0
+            for text in utterances:
+                started = time.perf_counter()
+                found = await engine.retrieve("c1", text, 5)
+                latencies.append((time.perf_counter() - started) * 1000)
+                empty += not found
+            check = await engine.retrieve("c1", "call the cardiologist παπαδοπουλος", 5)
+            assert check and check[0].id == needle.id, "the planted memory was not found"
+        finally:
+            await engine.close()
+            await store.close()
+    latencies.sort()
+    p99 = latencies[min(len(latencies) - 1, round(0.99 * len(latencies)) - 1)]
+    print(
+        f"{size:>7} memories: p50 {statistics.median(latencies):6.2f} ms  p99 {p99:6.2f} ms  "
+        f"max {latencies[-1]:6.2f} ms  ({queries} queries, {empty} without a match; "
+        f"filled in {filling:.1f} s)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--queries", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=6)
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, SQLite {__import__('sqlite3').sqlite_version}")
+    for size in args.sizes:
+        asyncio.run(bench(size, args.queries, args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,864 @@
+"""Long-term memory: five stores in a real SQLite file, episodes, scoring, decay, retrieval."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from custom_components.homebuddy_proactive.engine.config import EngineConfig
+from custom_components.homebuddy_proactive.engine.memory import (
+    STORE_AFFECTIVE,
+    STORE_EPISODIC,
+    STORE_FACTUAL,
+    STORE_PROCEDURAL,
+    STORE_SHORT_TERM,
+    MemoryEngine,
+    MemoryError,
+    ScoreWeights,
+    memory_ref,
+    memory_score,
+    parse_memory_ref,
+    weights_from_config,
+)
+from custom_components.homebuddy_proactive.engine.memory_search import search_text
+from custom_components.homebuddy_proactive.engine.model import OllamaModel
+from custom_components.homebuddy_proactive.engine.store import ProactiveStore
+from tests.engine.conftest import EngineHarness
+from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
+
+T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+Factory = Callable[..., Any]
+
+
+@dataclass
+class Clock:
+    """A clock the test moves by hand."""
+
+    now: datetime = T0
+
+    def __call__(self) -> datetime:
+        """The current time."""
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        """Move the clock forward."""
+        self.now += timedelta(**delta)
+
+
+@dataclass
+class Memories:
+    """A memory engine over a real SQLite file, with its clock."""
+
+    engine: MemoryEngine
+    store: ProactiveStore
+    clock: Clock
+    path: Path
+    models: list[OllamaModel] = field(default_factory=list)
+
+
+@pytest.fixture
+async def memories(tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
+    """Open memory engines (optionally with a model); everything is closed after the test."""
+    opened: list[Memories] = []
+
+    async def _open(model_url: str | None = None, path: Path | None = None) -> Memories:
+        clock = opened[-1].clock if opened else Clock()
+        path = path or tmp_path / "memory.db"
+        store = await ProactiveStore.open(path)
+        model = OllamaModel(model_url, "llama3.2:3b", timeout=5) if model_url else None
+        engine = MemoryEngine(store, clock, model=model)
+        made = Memories(engine, store, clock, path, [model] if model else [])
+        opened.append(made)
+        return made
+
+    yield _open
+    for made in opened:
+        await made.engine.close()
+        await made.store.close()
+        for model in made.models:
+            await model.close()
+
+
+async def talk(m: Memories, *texts: str, session: str = "s1", client: str = "c1") -> str | None:
+    """Say each text as a final turn, a minute apart; return the last episode id."""
+    episode = None
+    for text in texts:
+        episode = await m.engine.observe_turn(client, session, text, speaker="owner", language="en")
+        m.clock.advance(minutes=1)
+    return episode
+
+
+async def stored(m: Memories, store: str, client: str = "c1") -> list[dict[str, Any]]:
+    """The client's memories of one store, as listed to the user."""
+    return await m.engine.overview(client, store)
+
+
+SUMMARY = {
+    "summary": "Anna worried about her hip surgery next Tuesday and asked who will drive her.",
+    "topics": ["hip surgery", "transport"],
+    "emotional_tone": "negative",
+    "sentiment": -0.7,
+    "emotions": ["worried"],
+}
+
+GARDEN_TALK = (
+    "The roses in the garden need pruning before winter.",
+    "I bought new gloves for the garden and a pruning saw.",
+    "The roses by the fence are the oldest in the garden.",
+)
+
+
+# -- five stores -----------------------------------------------------------------------------
+
+
+async def test_five_stores_survive_a_restart(memories: Factory) -> None:
+    """Every store is in the SQLite file: closing and reopening loses nothing."""
+    m = await memories()
+    fact = await m.engine.remember("c1", "person", "Léa is Anna's granddaughter", importance=0.9)
+    procedure = await m.engine.remember_procedure(
+        "c1",
+        "Reset the boiler",
+        ["Open the front panel", "Hold the reset button for five seconds", "Wait for the flame"],
+        prerequisites=["The boiler has power"],
+        difficulty="easy",
+        success_criteria="The display shows 60°C",
+    )
+    feeling = await m.engine.remember_feeling(
+        "c1", -0.6, "Talking about the hospital", emotions=["anxious"], triggers=["hospital"]
+    )
+    episode_id = await talk(m, *GARDEN_TALK)
+    await m.engine.close()
+    await m.store.close()
+
+    m = await memories()
+    exported = await m.engine.export("c1")
+    stores = exported["stores"]
+    assert [f["content"] for f in stores[STORE_FACTUAL]] == [fact.content]
+    assert stores[STORE_FACTUAL][0]["importance"] == 0.9
+    assert stores[STORE_PROCEDURAL][0]["steps"] == list(procedure.steps)
+    assert stores[STORE_PROCEDURAL][0]["prerequisites"] == ["The boiler has power"]
+    assert stores[STORE_PROCEDURAL][0]["difficulty"] == "easy"
+    assert stores[STORE_PROCEDURAL][0]["success_criteria"] == "The display shows 60°C"
+    assert stores[STORE_AFFECTIVE][0]["id"] == feeling.id
+    assert stores[STORE_AFFECTIVE][0]["sentiment"] == -0.6
+    assert stores[STORE_AFFECTIVE][0]["emotions"] == ["anxious"]
+    assert stores[STORE_AFFECTIVE][0]["triggers"] == ["hospital"]
+    [episode] = stores[STORE_EPISODIC]
+    assert episode["episode_id"] == episode_id
+    assert [t["text"] for t in episode["turns"]] == list(GARDEN_TALK)
+    assert episode["closed_at"] is None
+    assert [t["content"] for t in reversed(stores[STORE_SHORT_TERM])] == list(GARDEN_TALK)
+    assert exported["client_id"] == "c1"
+    assert (await m.engine.export("c2"))["stores"] == {
+        STORE_FACTUAL: [],
+        STORE_EPISODIC: [],
+        STORE_PROCEDURAL: [],
+        STORE_AFFECTIVE: [],
+        STORE_SHORT_TERM: [],
+    }
+
+
+async def test_short_term_keeps_the_newest_twenty_turns_of_each_session(memories: Factory) -> None:
+    """Short-term memory is bounded per session; other sessions keep theirs."""
+    m = await memories()
+    await talk(m, *(f"line number {n}" for n in range(25)))
+    await talk(m, "the other session", session="s2")
+    turns = await m.engine.recent_turns("s1")
+    assert [t.text for t in turns] == [f"line number {n}" for n in range(5, 25)]
+    assert [t.text for t in await m.engine.recent_turns("s2")] == ["the other session"]
+    assert len(await stored(m, STORE_SHORT_TERM)) == 21
+
+
+# -- episodes --------------------------------------------------------------------------------
+
+
+async def test_a_thirty_minute_gap_starts_a_new_episode(memories: Factory) -> None:
+    """29 minutes of silence continue the episode; 31 close it with an extractive summary."""
+    m = await memories()
+    first = await talk(m, GARDEN_TALK[0], GARDEN_TALK[1])
+    m.clock.advance(minutes=29)
+    assert await talk(m, GARDEN_TALK[2]) == first
+    m.clock.advance(minutes=31)
+    second = await talk(m, "What time is the train to Lyon tomorrow?")
+    assert second != first
+
+    episodes = {e["episode_id"]: e for e in await stored(m, STORE_EPISODIC)}
+    closed, current = episodes[first], episodes[second]
+    assert closed["closed_at"] is not None
+    assert closed["turn_count"] == 3
+    assert closed["summary_source"] == "extractive"
+    assert "roses" in closed["summary"]
+    assert closed["topics"][:2] == ["garden", "roses"]
+    assert closed["emotional_tone"] == "neutral"
+    assert 1 <= len(closed["key_interactions"]) <= 3
+    assert current["closed_at"] is None
+    assert current["summary"] is None
+
+
+@pytest.mark.parametrize(
+    "cue",
+    [
+        "New topic: the train to Lyon.",
+        "Let's change the subject, how was the train?",
+        "Start over please.",
+        "Changeons de sujet, le train part quand ?",
+        "Bon, parlons d'autre chose.",
+        "Ας αλλάξουμε θέμα.",
+        "Cambiemos de tema, por favor.",
+        "Anderes Thema: der Zug.",
+    ],
+)
+async def test_an_explicit_cue_starts_a_new_episode(memories: Factory, cue: str) -> None:
+    """A turn announcing a new topic closes the episode and opens the next with itself."""
+    m = await memories()
+    first = await talk(m, *GARDEN_TALK)
+    second = await talk(m, cue)
+    assert second != first
+    episodes = {e["episode_id"]: e for e in await stored(m, STORE_EPISODIC)}
+    assert episodes[first]["closed_at"] is not None
+    exported = {e["episode_id"]: e for e in (await m.engine.export("c1"))["stores"][STORE_EPISODIC]}
+    assert [t["text"] for t in exported[second]["turns"]] == [cue]
+
+
+async def test_an_ordinary_turn_does_not_start_an_episode(memories: Factory) -> None:
+    """Without a cue or a gap, every turn joins the open episode."""
+    m = await memories()
+    first = await talk(m, *GARDEN_TALK)
+    assert await talk(m, "Let us talk about the weather in the garden.") == first
+
+
+async def test_the_model_writes_the_summary_and_a_feeling(
+    memories: Factory, fake_ollama: FakeOllama
+) -> None:
+    """With Ollama, the summary, topics and tone are the model's; strong tone is remembered."""
+    m = await memories(fake_ollama.url)
+    fake_ollama.queue(SUMMARY)
+    first = await talk(
+        m,
+        "My hip surgery is next Tuesday.",
+        "I'm scared of the anaesthesia, to be honest.",
+        "And I don't know who will drive me to the hospital.",
+    )
+    await talk(m, "New topic: what's for dinner?")
+    await m.engine.settle()
+
+    [episode] = [e for e in await stored(m, STORE_EPISODIC) if e["episode_id"] == first]
+    assert episode["summary"] == SUMMARY["summary"]
+    assert episode["summary_source"] == "model"
+    assert episode["topics"] == ["hip surgery", "transport"]
+    assert episode["emotional_tone"] == "negative"
+    [feeling] = await stored(m, STORE_AFFECTIVE)
+    assert feeling["sentiment"] == -0.7
+    assert feeling["emotions"] == ["worried"]
+    assert feeling["triggers"] == ["hip surgery", "transport"]
+    assert feeling["episode_id"] == first
+    request = fake_ollama.requests[0]
+    assert request["format"]["required"] == [
+        "summary",
+        "topics",
+        "emotional_tone",
+        "sentiment",
+        "emotions",
+    ]
+    prompt = last_user_prompt(request)
+    assert "owner: I'm scared of the anaesthesia" in prompt
+    assert "in English" in prompt
+    # The summary is searchable once written.
+    found = await m.engine.retrieve("c1", "Who drives me for the hip surgery?", 3)
+    assert {r.kind for r in found} == {"episode", "feeling"}
+    assert all(SUMMARY["summary"] in r.content for r in found)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        FakeReply(status=500),
+        FakeReply(content="this is not JSON"),
+        FakeReply(content={"summary": "", "topics": [], "emotional_tone": "neutral"}),
+        FakeReply(content={**SUMMARY, "emotional_tone": "furious"}),
+    ],
+    ids=["unavailable", "not_json", "empty_summary", "unknown_tone"],
+)
+async def test_without_a_usable_model_the_extractive_summary_stays(
+    memories: Factory, fake_ollama: FakeOllama, reply: FakeReply
+) -> None:
+    """Ollama down or answering garbage: the episode keeps its extractive summary."""
+    m = await memories(fake_ollama.url)
+    fake_ollama.queue(reply)
+    first = await talk(m, *GARDEN_TALK)
+    await talk(m, "Let's change the subject.")
+    await m.engine.settle()
+    assert fake_ollama.chat_count == 1
+    [episode] = [e for e in await stored(m, STORE_EPISODIC) if e["episode_id"] == first]
+    assert episode["summary_source"] == "extractive"
+    assert "roses" in episode["summary"]
+    assert await stored(m, STORE_AFFECTIVE) == []
+
+
+async def test_short_episodes_are_not_sent_to_the_model(
+    memories: Factory, fake_ollama: FakeOllama
+) -> None:
+    """A one- or two-turn episode is summarised extractively, without a model call."""
+    m = await memories(fake_ollama.url)
+    await talk(m, "Hello there.", "New topic.")
+    await m.engine.settle()
+    assert fake_ollama.chat_count == 0
+
+
+# -- score -----------------------------------------------------------------------------------
+
+
+def test_score_formula() -> None:
+    """0.6·exp(-0.1·days) + 0.2·ln(1+accesses) + 0.1·feedback multiplier + 0.1·importance."""
+    weights = ScoreWeights()
+    fresh = memory_score(weights, age_days=0, access_count=0, feedback=None, importance=0.5)
+    assert fresh == pytest.approx(0.6 + 0.1 + 0.05)
+    week = memory_score(weights, age_days=7, access_count=3, feedback="good", importance=1.0)
+    assert week == pytest.approx(0.6 * math.exp(-0.7) + 0.2 * math.log(4) + 0.2 + 0.1)
+    bad = memory_score(weights, age_days=0, access_count=0, feedback="bad", importance=0.5)
+    assert bad == pytest.approx(0.6 + 0.05 + 0.05)
+    custom = ScoreWeights(recency=0.0, frequency=0.0, feedback=0.0, importance=1.0)
+    assert memory_score(custom, age_days=3, access_count=9, feedback="good", importance=0.4) == (
+        pytest.approx(0.4)
+    )
+
+
+async def test_sql_scores_match_the_formula(memories: Factory) -> None:
+    """The score computed in SQL is the formula's, for every combination of inputs."""
+    m = await memories()
+    cases = []
+    for age, importance, accesses, feedback in (
+        (0, 0.5, 0, None),
+        (3.5, 0.9, 2, True),
+        (40, 0.1, 0, False),
+    ):
+        m.clock.now = T0 - timedelta(days=age)
+        memory = await m.engine.remember("c1", "fact", f"fact aged {age}", importance=importance)
+        for n in range(accesses):
+            m.clock.now = T0 - timedelta(days=age) + timedelta(hours=n + 1)
+            await m.engine.memories.touch({STORE_FACTUAL: [memory.id]}, m.clock.now, timedelta(0))
+        if feedback is not None:
+            await m.engine.feedback((memory.id,), feedback)
+        label = {True: "good", False: "bad", None: None}[feedback]
+        cases.append((memory.id, age, importance, accesses, label))
+    scored = await m.engine.memories.scored(
+        STORE_FACTUAL, [c[0] for c in cases], T0, ScoreWeights()
+    )
+    by_id = {s.record.id: s.score for s in scored}
+    for memory_id, age, importance, accesses, label in cases:
+        expected = memory_score(
+            ScoreWeights(),
+            age_days=age,
+            access_count=accesses,
+            feedback=label,
+            importance=importance,
+        )
+        assert by_id[memory_id] == pytest.approx(expected, abs=1e-6)
+
+
+def test_weights_come_from_the_options() -> None:
+    """The four weights are tuning settings with the seed's defaults."""
+    assert weights_from_config(EngineConfig()) == ScoreWeights(
+        recency=0.6, frequency=0.2, feedback=0.1, importance=0.1
+    )
+    config = EngineConfig().with_tuning({"memory_weight_recency": 0.3, "memory_weight_feedback": 1})
+    assert weights_from_config(config) == ScoreWeights(
+        recency=0.3, frequency=0.2, feedback=1.0, importance=0.1
+    )
+
+
+def test_memory_refs_name_every_store() -> None:
+    """Factual memories keep their id in insights; the others get negative references."""
+    assert memory_ref(STORE_FACTUAL, 12) == 12
+    for store in (STORE_EPISODIC, STORE_PROCEDURAL, STORE_AFFECTIVE):
+        ref = memory_ref(store, 7)
+        assert ref < 0
+        assert parse_memory_ref(ref) == (store, 7)
+    assert parse_memory_ref(12) == (STORE_FACTUAL, 12)
+
+
+# -- maintenance -----------------------------------------------------------------------------
+
+
+async def test_maintenance_applies_every_rule(
+    memories: Factory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A controlled clock checks each decay rule, the counts, the log and the last run."""
+    m = await memories()
+    e = m.engine
+
+    async def fact(content: str, days: float, **extra: Any) -> int:
+        m.clock.now = T0 - timedelta(days=days)
+        return (await e.remember("c1", "fact", content, importance=extra.get("imp", 0.5))).id
+
+    stale = await fact("stale unaccessed fact", 20)  # 0.6e^-2 + 0.1 + 0.05 = 0.23
+    fresh = await fact("fresh fact", 1)  # 0.54 + 0.15
+    treasured = await fact("treasured fact", 20, imp=1.0)
+    m.clock.now = T0 - timedelta(days=19)
+    await e.memories.touch({STORE_FACTUAL: [treasured]}, m.clock.now, timedelta(0))
+    await e.feedback((treasured,), True)  # 0.08 + 0.2·ln2 + 0.2 + 0.1 = 0.52
+    plain = await fact("plain ten day fact", 10, imp=0.0)  # 0.22 + 0.1 + 0 = 0.32
+    disliked = await fact("disliked ten day fact", 10, imp=0.0)  # 0.22 + 0.05 = 0.27
+    await e.feedback((disliked,), False)
+
+    m.clock.now = T0 - timedelta(days=31, hours=1)
+    old_episode = await talk(m, *GARDEN_TALK, session="old")
+    m.clock.now = T0 - timedelta(days=29, hours=1)
+    recent_episode = await talk(m, "The train to Lyon leaves at nine.", session="recent")
+    m.clock.now = T0 - timedelta(hours=2)
+    idle_episode = await talk(m, "Grandma called about Sunday lunch.", session="idle")
+
+    async def feeling(context: str, days: float, accessed_days: float | None = None) -> int:
+        m.clock.now = T0 - timedelta(days=days)
+        affect = await e.remember_feeling("c1", -0.5, context)
+        if accessed_days is not None:
+            when = T0 - timedelta(days=accessed_days)
+            await e.memories.touch({STORE_AFFECTIVE: [affect.id]}, when, timedelta(0))
+        return affect.id
+
+    forgotten = await feeling("sad about the old dog", 61)
+    revisited = await feeling("nervous about driving", 90, accessed_days=10)
+    recent = await feeling("annoyed by the neighbours", 59)
+
+    m.clock.now = T0
+    assert await e.maintenance_due(T0)
+    caplog.set_level(logging.INFO)
+    report = await e.run_maintenance(T0)
+
+    assert report.facts_deleted == 2
+    # Turns of a later session closed the older episodes; maintenance closes the idle one.
+    assert report.episodes_closed == 1
+    assert report.episodes_summarised == 1
+    assert report.affects_deleted == 1
+    assert report.turns_deleted == 4  # older than a day: the old and recent sessions' turns
+    facts = {f["id"] for f in await stored(m, STORE_FACTUAL)}
+    assert facts == {fresh, treasured, plain}
+    assert stale not in facts
+    assert disliked not in facts
+    exported = {x["episode_id"]: x for x in (await e.export("c1"))["stores"][STORE_EPISODIC]}
+    assert exported[old_episode]["turns"] == []
+    assert exported[old_episode]["compacted_at"] == T0.isoformat()
+    assert "roses" in exported[old_episode]["summary"]
+    assert exported[old_episode]["key_interactions"]
+    assert [t["text"] for t in exported[recent_episode]["turns"]] == [
+        "The train to Lyon leaves at nine."
+    ]
+    assert exported[idle_episode]["closed_at"] == T0.isoformat()
+    assert exported[idle_episode]["compacted_at"] is None
+    assert {a["id"] for a in await stored(m, STORE_AFFECTIVE)} == {revisited, recent}
+    assert forgotten not in {a["id"] for a in await stored(m, STORE_AFFECTIVE)}
+    assert [t["content"] for t in await stored(m, STORE_SHORT_TERM)] == [
+        "Grandma called about Sunday lunch."
+    ]
+
+    log = caplog.text
+    assert "2 factual memories deleted" in log
+    assert "1 episodes summarised" in log
+    assert "1 affective memories deleted" in log
+    for secret in ("stale unaccessed fact", "roses", "sad about the old dog", "Grandma"):
+        assert secret not in log
+
+    assert await e.last_maintenance() == T0
+    assert not await e.maintenance_due(T0 + timedelta(hours=23))
+    assert await e.maintenance_due(T0 + timedelta(hours=24))
+    again = await e.run_maintenance(T0 + timedelta(minutes=5))
+    assert (again.facts_deleted, again.episodes_summarised, again.affects_deleted) == (0, 0, 0)
+
+
+async def test_last_maintenance_survives_a_restart(memories: Factory) -> None:
+    """The last run is kept in the database: a restart within the day does not run again."""
+    m = await memories()
+    assert await m.engine.scheduled_maintenance(T0, only_if_due=True) is not None
+    assert await m.engine.scheduled_maintenance(T0, only_if_due=True) is None
+    await m.engine.close()
+    await m.store.close()
+    m = await memories()
+    assert await m.engine.last_maintenance() == T0
+    assert not await m.engine.maintenance_due(T0 + timedelta(hours=12))
+    assert await m.engine.scheduled_maintenance(T0 + timedelta(days=2), only_if_due=True)
+
+
+async def test_maintenance_after_close_does_nothing(memories: Factory) -> None:
+    """A host that closed the engine can no longer write through a late maintenance run."""
+    m = await memories()
+    await m.engine.remember("c1", "fact", "an ancient fact")
+    await m.engine.close()
+    report = await m.engine.run_maintenance(T0 + timedelta(days=400))
+    assert report.facts_deleted == 0
+    assert await m.engine.last_maintenance() is None
+
+
+# -- retrieval -------------------------------------------------------------------------------
+
+FILLER_TEXT = """
+call phone tomorrow today garden train lunch dinner shopping weather music family friend visit
+walk morning evening coffee bread market neighbour church bus ticket birthday present letter bank
+pharmacy appointment kitchen window television news
+"""
+FILLER_WORDS = FILLER_TEXT.split()
+
+
+async def test_a_fact_planted_among_ten_thousand_newer_memories_is_found(
+    memories: Factory,
+) -> None:
+    """Relevance over every memory: an old fact beats 10,000 newer ones (newest-100 would not)."""
+    m = await memories()
+    m.clock.now = T0 - timedelta(days=200)
+    planted = await m.engine.remember(
+        "c1", "person", "Dr Papadopoulos is the cardiologist; his phone number is 555 0199"
+    )
+    started = time.perf_counter()
+    await m.engine.memories.add_facts(
+        {
+            "client_id": "c1",
+            "kind": "fact",
+            "content": " ".join(
+                FILLER_WORDS[(n * 7 + k * 3) % len(FILLER_WORDS)] for k in range(8)
+            ),
+            "created_at": T0 - timedelta(days=100) + timedelta(minutes=n),
+        }
+        for n in range(10_000)
+    )
+    assert time.perf_counter() - started < 5
+    m.clock.now = T0
+    assert len(await m.engine.list("c1")) == 10_001
+
+    found = await m.engine.retrieve("c1", "I must call the cardiologist tomorrow morning", 5)
+    assert found[0].id == planted.id
+    assert found[0].store == STORE_FACTUAL
+    assert found[0].relevance == 1.0
+    [touched] = [mem for mem in await m.engine.list("c1") if mem.id == planted.id]
+    assert touched.access_count == 1
+    assert touched.last_access == T0
+
+    # Only common words: still bounded and still answers, best scored first.
+    common = await m.engine.retrieve("c1", "call phone tomorrow", 5)
+    assert len(common) == 5
+
+
+@pytest.mark.parametrize(
+    ("stored_text", "utterance"),
+    [
+        ("Ο γιατρός μου είναι ο κύριος Παπαδόπουλος", "Θα πάω στον παπαδοπουλος αύριο"),
+        ("Ο κύριος παπαδοπουλος θα έρθει", "Πότε έρχεται ο Παπαδόπουλος;"),
+        ("Ο γιατρός μου είναι ο κύριος Παπαδόπουλος", "Τηλεφώνησε στον Παπαδόπουλο"),
+        ("Rendez-vous chez le médecin à Genève jeudi", "le medecin de geneve"),
+        ("Le MEDECIN de GENEVE", "Mon médecin à Genève"),
+        ("Doctor appointments are on Thursdays", "Which doctors are open"),
+    ],
+    ids=["greek_tonos", "greek_reverse", "greek_inflection", "french", "french_case", "plural"],
+)
+async def test_accents_case_and_inflection_do_not_hide_a_memory(
+    memories: Factory, stored_text: str, utterance: str
+) -> None:
+    """Greek tonos, French accents, case and word endings are folded on both sides."""
+    m = await memories()
+    memory = await m.engine.remember("c1", "fact", stored_text)
+    await m.engine.remember("c1", "fact", "Something else entirely about the weather")
+    found = await m.engine.retrieve("c1", utterance, 3)
+    assert [r.id for r in found] == [memory.id]
+
+
+def test_search_text_folds_greek_accents() -> None:
+    """The index folds "Παπαδόπουλος" and "παπαδοπουλος" to the same form."""
+    assert search_text("Παπαδόπουλος") == search_text("παπαδοπουλος") == "παπαδοπουλοσ"
+    assert search_text("Genève MÉDECIN") == "geneve medecin"
+
+
+async def test_retrieval_spans_every_store_and_global_but_not_other_clients(
+    memories: Factory,
+) -> None:
+    """Episodes, procedures, feelings and global facts are found; another client's are not."""
+    m = await memories()
+    e = m.engine
+    await talk(m, *GARDEN_TALK)
+    await e.close_episode("c1", "s1")
+    await e.remember_procedure("c1", "Prune the roses", ["Cut dead wood", "Cut above a bud"])
+    await e.remember_feeling("c1", -0.4, "Frustrated when the roses got aphids")
+    await e.remember("global", "fact", "Roses are pruned in late winter in Lyon")
+    await e.remember("c2", "fact", "The roses of c2 are secret")
+
+    found = await e.retrieve("c1", "When should I prune the roses?", 10)
+    kinds = {r.kind for r in found}
+    assert kinds == {"episode", "procedure", "feeling", "fact"}
+    assert not any("secret" in r.content for r in found)
+    procedure = next(r for r in found if r.kind == "procedure")
+    assert procedure.content == "Prune the roses: 1. Cut dead wood; 2. Cut above a bud"
+    episode = next(r for r in found if r.kind == "episode")
+    assert episode.content.startswith(f"conversation of {T0.date().isoformat()}: ")
+    assert "topics: garden, roses" in episode.content
+    feeling = next(r for r in found if r.kind == "feeling")
+    assert feeling.content == "Frustrated when the roses got aphids (sentiment -0.4)"
+    for store in (STORE_EPISODIC, STORE_PROCEDURAL, STORE_AFFECTIVE, STORE_FACTUAL):
+        assert all(x["access_count"] == 1 for x in await stored(m, store))
+
+
+async def test_accesses_are_counted_once_per_ten_minutes(memories: Factory) -> None:
+    """Partials retrieve every second; that must not make every memory immortal."""
+    m = await memories()
+    memory = await m.engine.remember("c1", "fact", "The plumber is Jean")
+    for _ in range(5):
+        await m.engine.retrieve("c1", "call the plumber", 3)
+        m.clock.advance(seconds=30)
+    m.clock.advance(minutes=10)
+    await m.engine.retrieve("c1", "call the plumber", 3)
+    [listed] = await m.engine.list("c1")
+    assert listed.id == memory.id
+    assert listed.access_count == 2
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        'He said "hello" AND goodbye OR NOT NEAR(plumber, 3) * ^ : -',
+        '"""',
+        "the and of to",
+        "",
+        "x" * 8000,
+        "a-b_c d'e plumber's",
+    ],
+)
+async def test_queries_are_built_safely(memories: Factory, utterance: str) -> None:
+    """Quotes and FTS5 syntax in speech are never read as syntax."""
+    m = await memories()
+    await m.engine.remember("c1", "fact", "The plumber is Jean")
+    found = await m.engine.retrieve("c1", utterance, 3)
+    assert all(r.content == "The plumber is Jean" for r in found)
+
+
+async def test_preferences_fill_free_places(memories: Factory) -> None:
+    """A preference shapes answers even when the utterance shares no word with it."""
+    m = await memories()
+    preference = await m.engine.remember("c1", "preference", "Answers in metric units please")
+    await m.engine.remember("global", "preference", "Short answers are best")
+    fact = await m.engine.remember("c1", "fact", "The train to Lyon leaves from platform 9")
+    found = await m.engine.retrieve("c1", "When does the train to Lyon leave?", 5)
+    assert found[0].id == fact.id
+    assert found[0].relevance == 1.0
+    assert {r.content for r in found[1:]} == {preference.content, "Short answers are best"}
+    assert all(r.relevance == 0.0 for r in found[1:])
+    assert len(await m.engine.retrieve("c1", "When does the train to Lyon leave?", 1)) == 1
+    assert await m.engine.retrieve("c1", "anything", 0) == []
+
+
+async def test_procedures_are_retrievable_by_name(memories: Factory) -> None:
+    """By name, ignoring case, accents and spacing; the client's own before a global one."""
+    m = await memories()
+    await m.engine.remember_procedure("global", "Réinitialiser la box", ["Débrancher", "Attendre"])
+    assert (await m.engine.procedure("c1", "reinitialiser  LA BOX")) is not None
+    own = await m.engine.remember_procedure("c1", "Réinitialiser la box", ["Appeler Léa"])
+    found = await m.engine.procedure("c1", "réinitialiser la box")
+    assert found is not None
+    assert found.id == own.id
+    assert found.access_count == 1
+    replaced = await m.engine.remember_procedure("c1", "RÉINITIALISER LA BOX", ["Redémarrer"])
+    assert replaced.id == own.id
+    assert replaced.steps == ("Redémarrer",)
+    assert await m.engine.procedure("c1", "unknown") is None
+
+
+async def test_remembering_the_same_thing_twice_keeps_one(memories: Factory) -> None:
+    """Said again (even with other case or accents), a memory is restated, not duplicated."""
+    m = await memories()
+    first = await m.engine.remember("c1", "reminder", "Buy bread at the bakery", importance=0.4)
+    again = await m.engine.remember("c1", "reminder", "buy BREAD at the bakery ", importance=0.8)
+    assert again.id == first.id
+    assert again.access_count == 1
+    assert again.importance == 0.8
+    other_kind = await m.engine.remember("c1", "task", "Buy bread at the bakery")
+    other_client = await m.engine.remember("c2", "reminder", "Buy bread at the bakery")
+    longer = await m.engine.remember("c1", "reminder", "Buy bread at the bakery on Sunday")
+    assert len({first.id, other_kind.id, other_client.id, longer.id}) == 4
+
+
+async def test_invalid_memories_are_refused(memories: Factory) -> None:
+    """Each store validates what it is given."""
+    e = (await memories()).engine
+    with pytest.raises(MemoryError, match="kind must be one of"):
+        await e.remember("c1", "opinion", "x")
+    with pytest.raises(MemoryError, match="steps"):
+        await e.remember_procedure("c1", "Empty", [])
+    with pytest.raises(MemoryError, match="difficulty"):
+        await e.remember_procedure("c1", "Hard", ["a"], difficulty="extreme")
+    with pytest.raises(MemoryError, match="list of texts"):
+        await e.remember_procedure("c1", "Text", "not a list")  # type: ignore[arg-type]
+    with pytest.raises(MemoryError, match="sentiment"):
+        await e.remember_feeling("c1", 1.5, "too happy")
+    with pytest.raises(MemoryError, match="context"):
+        await e.remember_feeling("c1", 0.5, "  ")
+    with pytest.raises(MemoryError, match="store must be one of"):
+        await e.forget(1, store="dreams")
+    with pytest.raises(MemoryError, match="store must be one of"):
+        await e.overview("c1", "dreams")
+
+
+# -- user control ----------------------------------------------------------------------------
+
+
+async def test_every_store_can_be_listed_and_forgotten(memories: Factory) -> None:
+    """Nothing is remembered that cannot be seen and deleted."""
+    m = await memories()
+    e = m.engine
+    await e.remember("c1", "fact", "Léa is 7")
+    await e.remember_procedure("c1", "Reset the boiler", ["Hold reset"])
+    await e.remember_feeling("c1", 0.8, "Happy about the garden")
+    await talk(m, *GARDEN_TALK)
+    await e.close_episode("c1", "s1")
+
+    listed = await e.overview("c1")
+    assert {x["store"] for x in listed} == {
+        STORE_FACTUAL,
+        STORE_PROCEDURAL,
+        STORE_AFFECTIVE,
+        STORE_EPISODIC,
+        STORE_SHORT_TERM,
+    }
+    assert all(x["content"] for x in listed)
+    assert "turns" not in next(x for x in listed if x["store"] == STORE_EPISODIC)
+    for entry in listed:
+        assert not await e.forget(entry["id"], "c2", store=entry["store"])
+        assert await e.forget(entry["id"], "c1", store=entry["store"])
+        assert not await e.forget(entry["id"], store=entry["store"])
+    assert await e.overview("c1") == []
+    # Forgotten memories are gone from the search index too.
+    assert await e.retrieve("c1", "garden roses boiler Léa happy", 10) == []
+
+
+async def test_a_v2_file_is_migrated_and_its_memories_become_searchable(tmp_path: Path) -> None:
+    """Memories written before the search index existed are found after the upgrade."""
+    path = tmp_path / "old.db"
+    old = await ProactiveStore.open(path, target_version=2)
+    await old.add_memory(
+        client_id="c1", kind="person", content="Ο Παπαδόπουλος είναι γιατρός", created_at=T0
+    )
+    await old.close()
+    store = await ProactiveStore.open(path)
+    engine = MemoryEngine(store, Clock())
+    try:
+        found = await engine.retrieve("c1", "παπαδοπουλος", 3)
+        assert [r.content for r in found] == ["Ο Παπαδόπουλος είναι γιατρός"]
+    finally:
+        await engine.close()
+        await store.close()
+
+
+# -- the engine: prompt, cards, feedback, turns ----------------------------------------------
+
+
+def final(text: str, event_id: str, **extra: Any) -> str:
+    """A final transcript frame."""
+    return json.dumps({"type": "transcript", "event_id": event_id, "text": text, **extra})
+
+
+def card_reply(text: str, intent: str = "question") -> FakeReply:
+    """A model answer that asks for a card."""
+    return FakeReply(
+        content={"intervene": True, "intent": intent, "confidence": 0.9, "card": text, "people": []}
+    )
+
+
+async def test_a_stored_preference_shapes_the_prompt(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """The client with a preference gets it in the model's prompt; another client does not."""
+    harness: EngineHarness = await engine_factory()
+    await harness.engine.memory.remember("c1", "preference", "Marie wants distances in kilometres")
+    fake_ollama.queue(card_reply("About 465 km."), card_reply("About 290 miles."))
+    marie = await harness.connect("c1", "s1")
+    await marie.text(final("How far is it from Paris to Lyon?", "e1"))
+    await marie.wait_for(lambda f: f["type"] == "insight")
+    other = await harness.connect("c2", "s2")
+    await other.text(final("How far is it from Paris to Lyon?", "e2"))
+    await other.wait_for(lambda f: f["type"] == "insight")
+
+    marie_prompt = last_user_prompt(fake_ollama.requests[0])
+    assert (
+        "What you remember about the user:\n- [preference] Marie wants distances in kilometres"
+        in marie_prompt
+    )
+    assert "kilometres" not in last_user_prompt(fake_ollama.requests[1])
+
+
+async def test_feedback_on_a_card_reaches_the_memories_that_fed_it(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """Useful / not useful on an insight marks the factual memory and the episode it used."""
+    harness: EngineHarness = await engine_factory()
+    memory = harness.engine.memory
+    fact = await memory.remember("c1", "fact", "Vincent is the hiring manager at Acme")
+    other = await memory.remember("c1", "fact", "The bakery closes at noon on Sunday")
+    for text in ("Acme called about the interview.", "The Acme interview is on Monday.", "ok"):
+        await memory.observe_turn("c1", "old", text)
+    await memory.close_episode("c1", "old")
+    await memory.settle()  # its model summary fails (no scripted reply): extractive stays
+
+    fake_ollama.queue(card_reply("Vincent is the hiring manager at Acme."))
+    socket = await harness.connect("c1", "s1")
+    await socket.text(final("Who will I meet at Acme?", "e1"))
+    insight = await socket.wait_for(lambda f: f["type"] == "insight")
+    stored_insight = await harness.store.get_insight(insight["insight_id"])
+    assert stored_insight is not None
+    assert fact.id in stored_insight.memory_ids
+    assert any(ref < 0 for ref in stored_insight.memory_ids)  # the episode
+
+    await socket.text(
+        json.dumps({"type": "feedback", "insight_id": insight["insight_id"], "useful": True})
+    )
+    await socket.wait_for(lambda f: f["type"] == "feedback_saved")
+    facts = {m.id: m for m in await memory.list("c1")}
+    assert facts[fact.id].feedback == "good"
+    assert facts[other.id].feedback is None
+    [episode] = [e for e in await memory.overview("c1", STORE_EPISODIC) if e["session_id"] == "old"]
+    assert episode["feedback"] == "good"
+
+    await socket.text(
+        json.dumps({"type": "feedback", "insight_id": insight["insight_id"], "useful": False})
+    )
+    assert len(socket.of_type("feedback_saved")) == 2
+    assert {m.id: m for m in await memory.list("c1")}[fact.id].feedback == "bad"
+
+
+async def test_a_reminder_card_adds_what_memory_knows_about_the_person(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """The deterministic reminder card carries the known person's details (no model call)."""
+    harness: EngineHarness = await engine_factory()
+    memory = harness.engine.memory
+    person = await memory.remember("c1", "person", "Dr Papadopoulos: cardiologist, 555 0199")
+    socket = await harness.connect()
+    await socket.text(final("Remind me to call Dr Papadopoulos tomorrow.", "e1"))
+    insight = await socket.wait_for(lambda f: f["type"] == "insight")
+    assert insight["text"] == (
+        "Reminder saved: call Dr Papadopoulos tomorrow. Dr Papadopoulos: cardiologist, 555 0199."
+    )
+    stored_insight = await harness.store.get_insight(insight["insight_id"])
+    assert stored_insight is not None
+    assert person.id in stored_insight.memory_ids
+    await socket.text(final("Remind me to buy bread.", "e2"))
+    plain = await socket.wait_for(lambda f: f["type"] == "insight" and f["event_id"] == "e2")
+    assert plain["text"] == "Reminder saved: buy bread."
+    assert fake_ollama.chat_count == 0
+
+
+async def test_final_turns_reach_short_term_memory_and_the_episode(
+    engine_factory: Factory,
+) -> None:
+    """Each final transcript is a turn of short-term memory and of the open episode."""
+    harness: EngineHarness = await engine_factory(detector_mode="heuristic")
+    socket = await harness.connect()
+    for n, text in enumerate(GARDEN_TALK):
+        await socket.text(final(text, f"e{n}", speaker="Anna"))
+    turns = await harness.engine.memory.recent_turns("s1")
+    assert [(t.speaker, t.text) for t in turns] == [("Anna", text) for text in GARDEN_TALK]
+    [episode] = await harness.engine.memory.overview("c1", STORE_EPISODIC)
+    assert episode["turn_count"] == 3
+    assert episode["closed_at"] is None

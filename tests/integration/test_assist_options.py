@@ -1,0 +1,134 @@
+"""The Assist agent's options: allowed domains, actions a minute, weather entity, news feed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from homeassistant.core import HomeAssistant
+from homeassistant.data_entry_flow import FlowResult, FlowResultType, InvalidData
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.homebuddy_proactive.config_flow import OPTION_FIELDS
+from custom_components.homebuddy_proactive.const import (
+    ASSIST_DOMAINS,
+    CONF_ACTIONS_PER_MINUTE,
+    CONF_ALLOWED_DOMAINS,
+    CONF_DETECTOR_MODE,
+    CONF_NEWS_URL,
+    CONF_WEATHER_ENTITY,
+    DEFAULT_ALLOWED_DOMAINS,
+)
+from custom_components.homebuddy_proactive.engine.config import ConfigError, default_tuning
+from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
+
+FIELDS = {option.key: option for option in OPTION_FIELDS}
+
+
+def _shown(result: FlowResult, key: str) -> Any:
+    """The value a field starts with (its suggested value, else its default)."""
+    marker = next(m for m in result["data_schema"].schema if m == key)
+    if marker.description and "suggested_value" in marker.description:
+        return marker.description["suggested_value"]
+    return marker.default()
+
+
+def _base() -> dict[str, Any]:
+    return {**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_HEURISTIC}
+
+
+async def test_assist_options_are_offered_saved_and_shown_again(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """Defaults first; chosen values are stored cleaned and typed, and come back in the form."""
+    entry = init_integration
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert _shown(result, CONF_ALLOWED_DOMAINS) == list(DEFAULT_ALLOWED_DOMAINS)
+    assert _shown(result, CONF_ACTIONS_PER_MINUTE) == 10
+    assert _shown(result, CONF_WEATHER_ENTITY) == ""
+    assert _shown(result, CONF_NEWS_URL) == ""
+    selector = result["data_schema"].schema[CONF_ALLOWED_DOMAINS]
+    assert selector.config["options"] == list(ASSIST_DOMAINS)
+    assert selector.config["multiple"] is True
+
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"],
+        {
+            **_base(),
+            CONF_ALLOWED_DOMAINS: ["lock", "light"],
+            CONF_ACTIONS_PER_MINUTE: 5.0,
+            CONF_WEATHER_ENTITY: "weather.maison",
+            CONF_NEWS_URL: "  https://example.org/rss.xml ",
+        },
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[CONF_ALLOWED_DOMAINS] == ["light", "lock"]
+    assert entry.options[CONF_ACTIONS_PER_MINUTE] == 5
+    assert type(entry.options[CONF_ACTIONS_PER_MINUTE]) is int
+    assert entry.options[CONF_WEATHER_ENTITY] == "weather.maison"
+    assert entry.options[CONF_NEWS_URL] == "https://example.org/rss.xml"
+    assistant = entry.runtime_data.assist
+    assert assistant is not None
+    assert assistant.allowed_domains == {"light", "lock"}
+    assert assistant.rate_limiter.limit == 5
+    assert assistant.news is not None and assistant.news.url == "https://example.org/rss.xml"
+
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert _shown(result, CONF_ALLOWED_DOMAINS) == ["light", "lock"]
+    assert _shown(result, CONF_WEATHER_ENTITY) == "weather.maison"
+
+    # Leaving the optional fields out clears them.
+    result = await hass.config_entries.options.async_configure(result["flow_id"], _base())
+    await hass.async_block_till_done()
+    assert entry.options[CONF_WEATHER_ENTITY] == ""
+    assert entry.options[CONF_NEWS_URL] == ""
+    assert entry.options[CONF_ALLOWED_DOMAINS] == ["light", "lock"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "errors"),
+    [
+        ({CONF_NEWS_URL: "ftp://example.org/feed"}, {CONF_NEWS_URL: "invalid_url"}),
+        ({CONF_NEWS_URL: "les nouvelles"}, {CONF_NEWS_URL: "invalid_url"}),
+        ({CONF_ACTIONS_PER_MINUTE: 2.5}, {CONF_ACTIONS_PER_MINUTE: "invalid_range"}),
+    ],
+    ids=["not_http", "not_a_url", "fractional"],
+)
+async def test_assist_option_errors_keep_the_form(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    changes: dict[str, Any],
+    errors: dict[str, str],
+) -> None:
+    """A wrong feed address or a fractional rate is shown on its field and nothing is saved."""
+    result = await hass.config_entries.options.async_init(init_integration.entry_id)
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], {**_base(), **changes}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == errors
+    assert init_integration.options == {}
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{CONF_ALLOWED_DOMAINS: ["garage"]}, {CONF_ACTIONS_PER_MINUTE: 0}, {CONF_WEATHER_ENTITY: "x"}],
+)
+async def test_selectors_refuse_what_they_do_not_offer(
+    hass: HomeAssistant, init_integration: MockConfigEntry, changes: dict[str, Any]
+) -> None:
+    """Unknown domains, a zero rate and a malformed entity id never reach the entry."""
+    result = await hass.config_entries.options.async_init(init_integration.entry_id)
+    with pytest.raises(InvalidData):
+        await hass.config_entries.options.async_configure(result["flow_id"], {**_base(), **changes})
+
+
+def test_domain_validation_beyond_the_selector() -> None:
+    """Values are validated again after the selector: unknown domains are refused."""
+    validate = FIELDS[CONF_ALLOWED_DOMAINS].validate
+    assert validate(("switch", "light")) == ["light", "switch"]
+    assert validate([]) == []
+    with pytest.raises(ConfigError):
+        validate(["light", "garage"])
+    assert FIELDS[CONF_ALLOWED_DOMAINS].error == "unknown_domain"
