@@ -46,6 +46,7 @@ async def run_socket(
         try:
             await ws.close(code=CLOSE_GOING_AWAY, message=b"server is shutting down")
         finally:
+            _stop_heartbeat(ws)
             shutdown_done.set()
 
     connection = await engine.connect(
@@ -55,6 +56,7 @@ async def run_socket(
         async for message in ws:
             if message.type in (WSMsgType.TEXT, WSMsgType.BINARY) and not await authorize():
                 await ws.close(code=CLOSE_POLICY_VIOLATION, message=b"token expired or revoked")
+                _stop_heartbeat(ws)
                 break
             if message.type == WSMsgType.TEXT:
                 await connection.handle_text(message.data)
@@ -64,7 +66,19 @@ async def run_socket(
                 LOGGER.debug("Socket error: %s", type(ws.exception()).__name__)
                 break
     finally:
+        _stop_heartbeat(ws)
         await connection.close()
         if shutting_down:
             # Returning before the close handshake ends would drop the connection (1006).
             await shutdown_done.wait()
+
+
+def _stop_heartbeat(ws: web.WebSocketResponse) -> None:
+    """Stop aiohttp's heartbeat timer once the socket is closed.
+
+    aiohttp 3.14 re-arms that timer when the peer's close reply arrives after a server-side
+    close, leaving a timer behind the closed socket; cancelling it again is harmless.
+    """
+    cancel = getattr(ws, "_cancel_heartbeat", None)
+    if ws.closed and callable(cancel):
+        cancel()
