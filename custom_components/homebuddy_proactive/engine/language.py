@@ -567,6 +567,18 @@ _RHETORICAL_TAIL: Final = _fw(
     "vielleicht morgen heute ich du er sie wir talvez amanhã hoje eu ele ela você ίσως αύριο "
     "σήμερα"
 )
+# Evaluative nouns and adjectives: "what/how + one of these" exclaims ("qué suerte tuvimos",
+# "quelle chance", "quanto sei bella") where "qué hora es" or "quanto sei alto" asks.
+_EXCLAMATIVE: Final = _fw(
+    "chance dommage surprise horreur joie plaisir honte bonheur galère merveille bêtise "
+    "suerte calor frío pena lástima bonito bonita lindo linda rico rica guapo guapa bien mal "
+    "asco miedo vergüenza alegría susto rollo pasada maravilla precioso preciosa "
+    "tontería barbaridad "
+    "bello bella belli belle bravo brava bravi carino carina gentile gentili fortuna peccato "
+    "schifo vergogna sorpresa gioia figata meraviglia fortunato fortunata "
+    "bom boa bonitos bonitas sorte medo vergonha alegria maravilha chato chata giro gira "
+    "schön schöne schade toll super nett lieb"
+)
 # Free relatives in proverbs ("who laughs last laughs best", "chi dorme non piglia pesci"):
 # the clause after the question word is followed by a second verb, which shows as a repeated
 # word or as a negation that follows the first verb.
@@ -580,6 +592,20 @@ _PROVERB_BREAKS: Final = _fw(
     "che que qu' se si e et y o ou di de a à per pour para por perché porque parce car "
     "quando cuando quand mais ma mas pero and or that if to"
 )
+_PROVERB_CLITICS: Final = _fw("se s' si ci mi ti me te m' t'")
+_PROVERB_LIGHT_VERBS: Final = _fw(
+    "vuole può deve ha hanno è sa fa va viene vuoi puoi quiere puede debe tiene tienen es "
+    "está ha va sabe hace viene quer pode deve tem é está vai sabe faz vem veut peut doit a "
+    "est va sait fait vient"
+)
+_PROVERB_ADVERBS: Final = _fw(
+    "stasera ora ancora sempre prima dopo insieme bene male forse oggi domani adesso qui qua "
+    "fuori dentro sopra sotto subito spesso presto tardi domenica hoje agora sempre cedo tarde "
+    "fora ainda antes depois logo bem mal amanhã aqui ali primeiro hoy ahora siempre pronto "
+    "fuera antes después luego bien mal mañana aquí allí nunca primero demain maintenant "
+    "toujours encore bien mal ici souvent tard tôt ensemble aussi avant après dehors "
+    "premier première ce"
+)
 _PROVERB_SKIP: Final = _fw(
     "the a an to of in on at for and or is are was were it you i we they he she do does did "
     "have has had can will would could should le la les l' un une de des du à et est en y "
@@ -588,10 +614,19 @@ _PROVERB_SKIP: Final = _fw(
 )
 
 
-def _statement_form(words: Sequence[str]) -> bool:
+_ALWAYS_RHETORICAL: Final = _phrases(
+    "who cares|on s'en fiche|a quién le importa|chi se ne frega|ποιος νοιάζεται|wen interessiert's"
+)
+
+
+def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
     """Return True for rhetorical questions and proverbs that only look like questions."""
     rhetorical = _starts(words, _RHETORICAL)
     if rhetorical and (len(words) == rhetorical or words[rhetorical] in _RHETORICAL_TAIL):
+        return True
+    if _starts(words, _ALWAYS_RHETORICAL) and words[2:3] != ("for",):
+        return True
+    if _two_verb_proverb(words, raw):
         return True
     if len(words) < 4 or words[0] not in _PROVERB_WH:
         return False
@@ -610,6 +645,27 @@ def _statement_form(words: Sequence[str]) -> bool:
             if words[index] in _PROVERB_NEGATIONS:
                 return True
     return False
+
+
+def _two_verb_proverb(words: Sequence[str], raw: Sequence[str]) -> bool:
+    """Return True for "who + verb + verb" proverbs ("chi cerca trova", "qui dort dîne").
+
+    A "who" question has one finite verb; a third word that is neither an adverb, an
+    infinitive, a participle nor an accented noun ("café") is a second finite verb.
+    """
+    if len(words) > 3 and words[0] in _PROVERB_WHO:
+        kept = [(w, r) for w, r in zip(words, raw, strict=True) if w not in _PROVERB_CLITICS]
+        words, raw = [w for w, _ in kept], [r for _, r in kept]
+    if len(words) != 3 or words[0] not in _PROVERB_WHO or words[1] in _PROVERB_LIGHT_VERBS:
+        return False
+    second = words[2]
+    if second in _PROVERB_ADVERBS or len(second) < 4 or raw[2][-1:] in {"é", "è", "à", "á", "ì"}:
+        return False
+    if second.endswith(("are", "ere", "ire", "ar", "er", "ir", "re", "ato", "ito", "uto", "ado")):
+        return False
+    if second.endswith(("ido", "mente", "s", "o", "i")):
+        return False
+    return words[1][-1:] in {"a", "e", "t", "d"} and words[1] not in _PROVERB_ADVERBS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -719,6 +775,22 @@ def _q_en(body: _Body) -> bool:
     return False
 
 
+_EN_WHICH_COPULA: Final = _fw("is was")
+_EN_WHICH_FOLLOW: Final = _EN_WH | _fw(
+    "exactly precisely just also probably actually partly really basically kind sort fine "
+    "great good nice true funny weird strange odd interesting crazy amazing sad annoying "
+    "perfect too"
+)
+_EN_WHICH_VERBS: Final = _fw("means meant reminds explains proves suggests brings leaves")
+
+
+def _en_which_relative(rest: Sequence[str]) -> bool:
+    """Return True for a sentence-relative "which" ("which is exactly what I said")."""
+    if rest[0] in _EN_WHICH_VERBS:
+        return True
+    return rest[0] in _EN_WHICH_COPULA and len(rest) > 1 and rest[1] in _EN_WHICH_FOLLOW
+
+
 def _en_wh(body: _Body) -> bool:
     """English wh-question structure after a question word."""
     words = body.words
@@ -729,6 +801,8 @@ def _en_wh(body: _Body) -> bool:
     if not rest:
         return True
     nxt = rest[0]
+    if wh == "which" and _en_which_relative(rest):
+        return False
     if nxt in _EN_AUX_ALL:
         return not (wh == "which" and rest[1:2] and rest[1] in _EN_WH)
     if nxt in _EN_WH_OPENERS or (wh == "how" and nxt == "so"):
@@ -812,9 +886,10 @@ _FR_REQUEST_BLOCK: Final = _fw("dire")
 _FR_CAN: Final = _phrases("tu peux", "vous pouvez", "tu pourrais", "vous pourriez")
 _FR_CLITICS: Final = _fw("me m' nous lui leur le la l' les en y te t'")
 _FR_KNOW: Final = _phrases("tu sais", "vous savez", "tu connais", "vous connaissez")
-_FR_HAVE: Final = _phrases("tu as", "vous avez", "t'as")
+_FR_HAVE: Final = _phrases("tu as", "vous avez", "t'as", "t' as")
 _FR_HAVE_FOLLOW: Final = _fw(
-    "du de d' des un une l'heure vu entendu fini compris pensé reçu essayé mangé lu"
+    "du de d' des un une l'heure vu entendu fini compris pensé reçu essayé mangé lu faim "
+    "soif froid chaud sommeil peur besoin envie mal encore déjà"
 )
 _FR_TELL: Final = _phrases("dis-moi", "dites-moi", "dis moi", "dites moi", "explique-moi")
 _FR_WH_FOLLOW: Final = _fw(
@@ -825,11 +900,13 @@ _FR_PREPOSITIONS: Final = _fw("à de pour avec dans chez par depuis jusqu'à ver
 _FR_IN_SITU_BLOCK: Final = _fw("importe sais sait savoir demande demandé dire idée")
 _FR_IMPERFECT_RE: Final = re.compile(r"(?:ais|ait|aient|ions|iez)$")
 _FR_PERSONAL: Final = _fw("je j' tu t' il elle on nous vous ils elles")
+_FR_PRENOMINAL: Final = _fw("beau belle bel beaux belles joli jolie jolis jolies sacré sacrée drôle")
 _FR_CLAUSE_SUBJECTS: Final = _fw("je j' tu t' il elle on ils elles")
 _FR_CLEFT_VERBS: Final = _fw("est était sera serait")
 _FR_IN_SITU_RAW: Final = frozenset({"où", "quand", "comment", "combien", "quoi", "pourquoi", "qui"})
 _FR_MID_RAW: Final = frozenset({"où", "quand", "comment"})
 _FR_CLAUSE_START: Final = _FR_PERSONAL | _fw("que qu' si s' ce c' ça")
+_FR_SUBORDINATORS: Final = _fw("que qu' si s' quand lorsque lorsqu' parce puisque comme")
 _FR_KNOW_SOMEONE: Final = _fw("connais connaissez")
 _FR_INDEFINITE: Final = _fw("un une des quelqu'un quelque")
 
@@ -901,9 +978,13 @@ def _q_fr(body: _Body) -> bool:
     rest = words[1:]
     if rest[:1] in (("que",), ("qu'",)) and first in {"quoi", "qui", "ou"}:
         return False
-    if words[:2] == ("comment", "dire"):
+    if words[:2] == ("comment", "dire") or (
+        words[:1] == ("comment",) and words[2:3] == ("dire",) and words[1] in _FR_CLITICS
+    ):
         return False
     if first in _FR_WH_ALWAYS:
+        if first == "comment" and rest[:1] and rest[0] in _FR_PERSONAL and _fr_second_clause(rest):
+            return False  # "comment il a fait, je ne sais pas"
         return not (first == "combien" and rest[:1] and rest[0] in _FR_SUBJECTS)
     if body.raw[0] == "où":
         if rest and rest[0] in _FR_PERSONAL and _fr_second_clause(rest):
@@ -918,6 +999,8 @@ def _q_fr(body: _Body) -> bool:
     if first in {"que", "qu'"}:
         return bool(rest) and (rest[0].endswith(("er", "ir", "re")) and len(rest[0]) > 3)
     if first in _FR_QUEL:
+        if rest and (rest[0] in _EXCLAMATIVE or rest[0] in _FR_PRENOMINAL):
+            return False  # "quelle chance on a eu", "quelle belle journée"
         for word in rest[:4]:
             if word in {"que", "qu'"}:
                 return False
@@ -955,7 +1038,7 @@ def _fr_in_situ(body: _Body) -> bool:
 def _fr_second_clause(rest: Sequence[str]) -> bool:
     """Return True when a second subject starts a main clause ("où il y a X il n'y a pas Y")."""
     return any(
-        rest[index] in _FR_CLAUSE_SUBJECTS and rest[index - 1] not in {"que", "qu'"}
+        rest[index] in _FR_CLAUSE_SUBJECTS and rest[index - 1] not in _FR_SUBORDINATORS
         for index in range(2, len(rest))
     )
 
@@ -1083,6 +1166,8 @@ def _q_es(body: _Body) -> bool:
     if head in _ES_WH_ACCENTED:
         if head == "cómo" and rest[:1] == ("no",):
             return False
+        if head == "qué" and start == 0 and rest and rest[0] in _EXCLAMATIVE:
+            return False  # "qué suerte tuvimos", "qué bonito es"
         if head == "qué" and start == 0 and rest and rest[0] not in _ES_VERBS:
             tail = rest[1:]
             if any(w in _ES_VERBS for w in tail):
@@ -1127,7 +1212,9 @@ _ROMANCE_NOT_VERBS: Final = _fw(
 )
 _IT_TOPICS: Final = _fw("adesso ora poi domani oggi stasera quindi invece tu voi lei e allora")
 _PT_TOPICS: Final = _fw("agora depois hoje amanhã então você vocês tu e")
-_EL_TOPICS: Final = _fw("εσύ εσείς εμείς τώρα μετά αύριο σήμερα απόψε και λοιπόν τελικά")
+_EL_TOPICS: Final = _fw(
+    "εσύ εσείς εμείς τώρα μετά αύριο σήμερα απόψε και λοιπόν τελικά από για με μέχρι ως προς"
+)
 _IT_PREPOSITIONS: Final = _fw("a da di in con per su fino tra fra")
 _IT_WHERE: Final = _fw("dove dov'")
 _IT_WHEN: Final = _fw("quando quand'")
@@ -1227,6 +1314,8 @@ def _q_it(body: _Body) -> bool:
     if first == "che" and rest[:1] == ["cosa"]:
         return True
     if first in _IT_WH_ALWAYS:
+        if first in _IT_HOW_MUCH and _it_exclamative(rest):
+            return False  # "quanto sei bella", "quanta fortuna"
         return not (rest and _IT_IMPERFECT_RE.search(rest[0]))
     if first == "perche":
         if not rest:
@@ -1236,7 +1325,9 @@ def _q_it(body: _Body) -> bool:
             return False
         return not (verb.endswith("o") and verb not in _IT_MODALS and rest[0] != "non")
     if first in _IT_WHERE:
-        return not (rest and (_IT_IMPERFECT_RE.search(rest[0]) or rest[0] in {"io", "noi"}))
+        if rest and (_IT_IMPERFECT_RE.search(rest[0]) or rest[0] in {"io", "noi"}):
+            return False
+        return not _it_where_main_clause(rest)
     if first in _IT_WHEN:
         return _romance_when(rest, _IT_PRONOUNS, _IT_CLITICS, _IT_MODALS, _IT_IMPERFECT_RE)
     if first in _IT_HOW:
@@ -1257,6 +1348,24 @@ def _q_it(body: _Body) -> bool:
         following = words[feasible : feasible + 1]
         return not following or following[0] not in _IT_FEASIBLE_BLOCK
     return False
+
+
+_IT_HOW_MUCH: Final = _fw("quanto quanta quanti quante")
+_IT_COPULA: Final = _fw("sei è e' siete sono era eri")
+
+
+def _it_exclamative(rest: Sequence[str]) -> bool:
+    """Return True for "quanto (sei/è) + evaluative word" ("quanto sei bella")."""
+    index = 1 if rest[:1] and rest[0] in _IT_COPULA else 0
+    return len(rest) > index and rest[index] in _EXCLAMATIVE
+
+
+def _it_where_main_clause(rest: Sequence[str]) -> bool:
+    """Return True for "dove vai tu vado io": a main clause follows the "where" clause."""
+    index = 0
+    while index < len(rest) and (rest[index] in _IT_PRONOUNS or rest[index] in _IT_CLITICS):
+        index += 1
+    return index < len(rest) and _main_clause_follows(_after_verb(rest, index))
 
 
 def _it_how_question(rest: Sequence[str]) -> bool:
@@ -1299,6 +1408,25 @@ def _skip_topic(body: _Body, topics: frozenset[str], targets: frozenset[str]) ->
     return body
 
 
+_ROMANCE_AUXILIARIES: Final = _fw(
+    "ho hai ha abbiamo avete hanno sono sei è siamo siete e' tenho tens tem temos têm é foi "
+    "fui estou está estás estão"
+)
+
+
+def _pt_future_subj(verb: str) -> bool:
+    """Return True for a Portuguese future subjunctive ("chegares", "fores", "preferires")."""
+    if verb in {"for", "fores", "formos", "forem"}:
+        return True
+    return verb.endswith(("ares", "eres", "ires", "armos", "ermos", "irmos")) and len(verb) > 5
+
+
+def _after_verb(rest: Sequence[str], index: int) -> Sequence[str]:
+    """Return the words after the verb at ``index``, past a participle after an auxiliary."""
+    skip = 2 if rest[index] in _ROMANCE_AUXILIARIES else 1
+    return rest[index + skip :]
+
+
 def _romance_when(
     rest: Sequence[str],
     pronouns: frozenset[str],
@@ -1321,11 +1449,9 @@ def _romance_when(
         return False
     if verb.endswith(("ar", "er", "ir")) and len(verb) > 3:
         return False
-    if verb in {"for", "fores", "formos", "forem"} or (
-        verb.endswith(("ares", "eres", "ires", "armos", "ermos", "irmos")) and len(verb) > 5
-    ):
-        return False  # Portuguese future subjunctive: "quando chegares"
-    return not _main_clause_follows(rest[index + 1 :])
+    if _pt_future_subj(verb):
+        return False  # "quando chegares"
+    return not _main_clause_follows(_after_verb(rest, index))
 
 
 _MAIN_VERB_RE: Final = re.compile(r"(?:iamo|amos|emos|imos)$|[aei](?:mi|ci)$|-(?:me|nos|lhe|te)$")
@@ -1404,6 +1530,7 @@ _PT_VERBS_RAW: Final = frozenset(
 )
 _PT_HOW_STATEMENT: Final = _fw(
     "disse dizia falei falava sabe sabes sabem sempre combinado quiser queira quiserem "
+    "siempre dije dijiste dijo "
     "quieras quiera quieran "
     "previsto de costume"
 )
@@ -1455,6 +1582,8 @@ def _q_pt(body: _Body) -> bool:
     if first == "que":
         if not rest or rest[0] in _PT_PRONOUNS:
             return False
+        if rest[0] in _EXCLAMATIVE:
+            return False
         if rest[0] in {"tal", "horas", "hora", "dia"} or any(w in _PT_VERBS_RAW for w in raw[1:5]):
             return True
         return _verb_before_article(rest, _PT_ARTICLES)
@@ -1471,7 +1600,7 @@ def _q_pt(body: _Body) -> bool:
             return True
         index = 1 if rest[0] in _PT_PRONOUNS and len(rest) > 1 else 0
         verb = rest[index]
-        if verb in _PT_HOW_STATEMENT or _PT_IMPERFECT_RE.search(verb):
+        if verb in _PT_HOW_STATEMENT or _PT_IMPERFECT_RE.search(verb) or _pt_future_subj(verb):
             return False
         if verb in _PT_SAY and len(rest) > index + 1:
             return False  # "como diz o meu pai"
@@ -1910,7 +2039,7 @@ def is_question(text: str, language: str | None = None) -> bool:
                 if clause.index > 0 and clause.words in tags:
                     return True
                 body = _strip(clause, fillers)
-                if body.words and not _statement_form(body.words) and rule(body):
+                if body.words and not _statement_form(body.words, body.raw) and rule(body):
                     return True
     return False
 

@@ -474,12 +474,12 @@ class MemoryStore:
         return self._store.connection
 
     async def _one(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
-        async with self._db.execute(sql, args) as cursor:
-            return await cursor.fetchone()
+        rows = await self._all(sql, args)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
-        async with self._db.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+        # One trip to aiosqlite's thread instead of three (execute, fetch, close).
+        return list(await self._db.execute_fetchall(sql, args))
 
     # -- meta --------------------------------------------------------------------------------
 
