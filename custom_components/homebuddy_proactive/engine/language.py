@@ -1423,8 +1423,12 @@ def _pt_future_subj(verb: str) -> bool:
 
 def _after_verb(rest: Sequence[str], index: int) -> Sequence[str]:
     """Return the words after the verb at ``index``, past a participle after an auxiliary."""
-    skip = 2 if rest[index] in _ROMANCE_AUXILIARIES else 1
-    return rest[index + skip :]
+    participle = rest[index + 1 : index + 2]
+    if rest[index] in _ROMANCE_AUXILIARIES and participle and participle[0] not in (
+        _ROMANCE_DETERMINERS
+    ):
+        return rest[index + 2 :]
+    return rest[index + 1 :]
 
 
 def _romance_when(

@@ -28,7 +28,7 @@ from .session import content_words, fold
 SEARCH_TEXT_FUNCTION: Final = "hb_search_text"
 MAX_QUERY_TERMS: Final = 8
 # Matching rows BM25 may rank for one query; beyond it the commonest words are dropped.
-MATCH_BUDGET: Final = 250
+MATCH_BUDGET: Final = 500
 MAX_AND_TERMS: Final = 3
 # Prefix lengths of the index (schema v3, ``prefix = '4 6'``) and the shortest prefixed word.
 PREFIX_LENGTHS: Final = (4, 6)
