@@ -393,3 +393,22 @@ async def test_repeated_question_is_not_answered_twice(
     await socket.text(final("What is the capital of Australia?", "q3"))
     ack = await socket.wait_for(lambda f: f["type"] == "ack" and f["event_id"] == "q3")
     assert ack["triggered"] is True
+
+
+async def test_storage_failure_gets_retryable_error_and_socket_survives(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """A database that refuses writes: a clear retryable error frame, nothing crashes."""
+    harness = await engine_factory(detector_mode="heuristic")
+    socket = await harness.connect()
+    await harness.store.connection.execute("PRAGMA query_only = ON")
+    await socket.text(final("We walked by the river.", "w1"))
+    error = socket.frames[-1]
+    assert error["type"] == "error"
+    assert error["code"] == "storage_unavailable"
+    assert error["retryable"] is True
+    assert error["event_id"] == "w1"
+    await harness.store.connection.execute("PRAGMA query_only = OFF")
+    await socket.text(final("We walked by the river.", "w1"))
+    assert socket.frames[-1]["type"] == "ack"
+    assert await harness.store.count_transcripts() == 1

@@ -52,6 +52,7 @@ SOURCE_PARTIAL: Final = "partial"
 ERROR_INVALID_MESSAGE: Final = "invalid_message"
 ERROR_UNSUPPORTED_TYPE: Final = "unsupported_type"
 ERROR_LLM_UNAVAILABLE: Final = "llm_unavailable"
+ERROR_STORAGE_UNAVAILABLE: Final = "storage_unavailable"
 
 CLOSE_POLICY_VIOLATION: Final = 1008
 CLOSE_GOING_AWAY: Final = 1001

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -23,6 +24,7 @@ from .const import (
     DETECTOR_HYBRID,
     ERROR_INVALID_MESSAGE,
     ERROR_LLM_UNAVAILABLE,
+    ERROR_STORAGE_UNAVAILABLE,
     HIGH_PRIORITY_INTENTS,
     SOURCE_FINAL,
     SOURCE_PARTIAL,
@@ -421,12 +423,25 @@ class Connection:
             return
         if isinstance(event, PingEvent):
             await self.send({"type": "pong"})
-        elif isinstance(event, FeedbackEvent):
-            await self._feedback(event)
-        elif event.is_final:
-            await self._final(event)
-        else:
-            await self._partial_received(event)
+            return
+        try:
+            if isinstance(event, FeedbackEvent):
+                await self._feedback(event)
+            elif event.is_final:
+                await self._final(event)
+            else:
+                await self._partial_received(event)
+        except sqlite3.Error as err:
+            # A full disk or a broken file must not take the socket down: say so, retryable.
+            LOGGER.error("Database write failed: %s", type(err).__name__)
+            await self.send(
+                error_frame(
+                    ERROR_STORAGE_UNAVAILABLE,
+                    "the message could not be stored; send it again",
+                    event_id=getattr(event, "event_id", None),
+                    retryable=True,
+                )
+            )
 
     async def _feedback(self, event: FeedbackEvent) -> None:
         saved = await self.engine.save_feedback(self.client_id, event.insight_id, event.useful)
@@ -582,6 +597,19 @@ class Connection:
                 await self._run_final(job)
             except asyncio.CancelledError:
                 raise
+            except (sqlite3.Error, ValueError, TypeError, KeyError) as err:
+                # A bug or a storage fault while evaluating: logged with its traceback (no
+                # transcript), the lane keeps serving the next utterances.
+                LOGGER.error("Evaluating a final failed: %r", err, exc_info=err)
+                if job.answer_question:
+                    await self.send(
+                        error_frame(
+                            ERROR_LLM_UNAVAILABLE,
+                            "the answer could not be prepared; try again",
+                            event_id=job.utterance.event_id,
+                            retryable=True,
+                        )
+                    )
             except ModelError as err:
                 if job.answer_question:
                     await self.send(
@@ -736,6 +764,9 @@ class Connection:
                 # Waiting on the task without awaiting it directly keeps a cancelled
                 # evaluation from cancelling the lane itself.
                 await asyncio.wait({self._partial_eval})
+                if not self._partial_eval.cancelled() and self._partial_eval.exception():
+                    failure = self._partial_eval.exception()
+                    LOGGER.error("Evaluating partial speech failed: %r", failure, exc_info=failure)
                 self._partial_eval = None
 
     async def _evaluate_partial(self) -> None:
