@@ -75,6 +75,7 @@ def _fold_char(char: str) -> str:
     return _SPECIAL_FOLD.get(folded, folded)
 
 
+@functools.lru_cache(maxsize=16384)
 def _fold(text: str) -> str:
     """Return ``text`` case-folded, without diacritics and with unified apostrophes."""
     return "".join(_fold_char(c) for c in text.translate(_CHAR_TABLE))
@@ -174,33 +175,44 @@ _LEXICON: Final[dict[str, frozenset[str]]] = {
         "ce c'est avec pour dans sur mais où au aux très moi toi on ça quoi comment pourquoi "
         "quand oui non merci bonjour j'ai suis es sont faut peux veux combien quel quelle me te se "
         "est-ce qu'est-ce alors bon euh voilà d'accord rappelle-moi aussi être avoir mon ton "
-        "ses mes tes leur votre notre vu as ai avez fait été déjà ici chez"
+        "ses mes tes leur votre notre vu as ai avez fait été déjà ici chez je ne n'est "
+        "qu'il qu'on j'étais peut vais vas va fais font faire dire rien tout tous toujours "
+        "encore beaucoup trop peu maintenant demain hier aujourd'hui soir matin puis-je "
+        "pouvez savez voulez êtes sommes"
     ),
     "es": _fw(
         "el la los las un una es y que de en no por para con está estoy yo tú usted muy "
         "pero qué cómo dónde cuándo porque hay del al lo se mi sí gracias hola puedo puedes "
         "podría quiero tengo necesito cuánto cuál quién pues bueno vale también ahora esto me te "
         "era estaba hasta donde cuando como ayer mañana hoy has ha he hemos han visto mis tus "
-        "sus tienes tiene"
+        "sus tienes tiene quieres quiere más soy eres estás están estamos hace hacer voy vas "
+        "vamos siempre nunca nada todo algo aquí allí después luego verdad sigue llueve tiempo "
+        "suerte pena bonito bonita nos les ese esa eso"
     ),
     "de": _fw(
         "der die das und ist ich du nicht ein eine mit auf für zu den dem es sie wir ihr "
         "wie was wo wann warum kann können könnte bitte danke ja nein auch noch aber oder "
         "sehr haben habe bin sind gibt weißt muss mich mir dir wer welche also heute wenn "
-        "kommt gehen schon mal doch bist hast hat kannst willst möchtest kommst fährt"
+        "kommt gehen schon mal doch bist hast hat kannst willst möchtest kommst fährt morgen "
+        "hier dieses diese dieser bedeutet magst regnet"
     ),
     "it": _fw(
         "il lo la gli le un una è e di che non per con sono sei io tu lui lei noi voi ma "
         "molto come dove quando perché cosa chi grazie ciao questo quello anche della del "
         "nel alla posso potrei puoi vorrei devo ho hai quanto quale sì allora ricordami me te si "
         "mi ti ci ero era sempre oggi domani ieri vuoi cosa ne pensi possiamo c'è dove ha "
-        "visto"
+        "visto più già così però può qui qua sta stai fa fai vai va tutto tutti niente nulla "
+        "ancora adesso stasera poi prego scusa fatto stato andato sia gli dei degli delle "
+        "nella sulla dalla questa quella potresti sai da"
     ),
     "pt": _fw(
         "o a os as um uma é e de do da dos das que não para com em no na eu você ele ela "
         "nós muito como onde quando porque obrigado obrigada isso esse essa está estou são "
         "tem mas posso poderia pode preciso tenho quanto qual quem sim então também lembra me te "
-        "se eu era tinha você vocês hoje amanhã ontem vai fica visto"
+        "se eu era tinha você vocês hoje amanhã ontem vai fica visto tens queres quer vou "
+        "vamos estás és sou isto aqui agora já ainda depois tudo nada bom boa dia noite "
+        "sempre podes fazer lá só até às ao aos pelo pela num numa meu minha teu tua por "
+        "melhor pior"
     ),
 }
 _WORD_WEIGHT: Final[dict[str, dict[str, float]]] = {}
@@ -209,6 +221,20 @@ for _lang, _vocabulary in _LEXICON.items():
         _owners = [code for code, vocab in _LEXICON.items() if _word in vocab]
         _WORD_WEIGHT.setdefault(_word, {})[_lang] = 1.0 / len(_owners)
 
+# Accented spellings that identify a language where the folded word is shared ("qué").
+_RAW_WORD_HINTS: Final[dict[str, dict[str, float]]] = {
+    "qué": {"es": 1.0},
+    "é": {"pt": 1.5},
+    "è": {"it": 1.5},
+    "à": {"fr": 0.7, "pt": 0.3},
+    "às": {"pt": 1.0},
+    "más": {"es": 1.0},
+    "sí": {"es": 0.7},
+    "sì": {"it": 1.0},
+    "té": {"es": 0.5},
+    "chá": {"pt": 1.0},
+    "há": {"pt": 1.5},
+}
 _CHAR_HINTS: Final[dict[str, dict[str, float]]] = {
     "ñ": {"es": 3.0},
     "¿": {"es": 3.0},
@@ -257,6 +283,10 @@ _SUFFIX_HINTS: Final[tuple[tuple[str, str, float], ...]] = (
     ("ão", "pt", 2.0),
     ("ões", "pt", 2.0),
     ("tion", "en", 0.3),
+    ("iamo", "it", 1.5),
+    ("uto", "it", 1.0),
+    ("amos", "es", 0.3),
+    ("amos", "pt", 0.3),
 )
 _SCRIPT_LANGUAGES: Final[tuple[tuple[str, str], ...]] = (
     (r"[\u0370-\u03ff\u1f00-\u1fff]", "el"),
@@ -270,10 +300,22 @@ _SCRIPT_LANGUAGES: Final[tuple[tuple[str, str], ...]] = (
     (r"[\u0e00-\u0e7f]", "th"),
 )
 _SCRIPT_RES: Final = tuple((re.compile(p), code) for p, code in _SCRIPT_LANGUAGES)
+_NON_LATIN_RE: Final = re.compile(r"[^\u0000-\u036f]")
+_SUFFIX_TABLE: Final[dict[str, tuple[tuple[str, float], ...]]] = {
+    suffix: tuple((code, weight) for s, code, weight in _SUFFIX_HINTS if s == suffix)
+    for suffix, _code, _weight in _SUFFIX_HINTS
+}
+_SUFFIX_LENGTHS: Final = tuple(sorted({len(suffix) for suffix in _SUFFIX_TABLE}))
+_FR_ELISION_HEADS: Final = frozenset({"j", "c", "qu", "l", "d", "n", "s", "m", "t"})
+_IT_ELISION_HEADS: Final = frozenset(
+    {"com", "dov", "cos", "dell", "all", "nell", "sull", "dall", "quest", "quell", "un"}
+)
 
 
 def _script_language(text: str) -> str | None:
     """Return the language implied by a non-Latin script covering most letters, if any."""
+    if not _NON_LATIN_RE.search(text):
+        return None
     letters = _LETTER_RE.findall(text)
     if not letters:
         return None
@@ -292,28 +334,48 @@ def _language_scores(text: str) -> dict[str, float]:
         folded = _fold(token)
         for code, weight in _WORD_WEIGHT.get(folded, {}).items():
             scores[code] += weight
-        head = folded.split("'", 1)[0]
-        if "'" in folded and head in {"j", "c", "qu", "l", "d", "n", "s", "m", "t"}:
-            scores["fr"] += 0.5
-        for suffix, code, weight in _SUFFIX_HINTS:
-            if token.endswith(suffix) and len(token) > len(suffix) + 2:
-                scores[code] += weight
-    for char in lowered:
-        for code, weight in _CHAR_HINTS.get(char, {}).items():
+        for code, weight in _RAW_WORD_HINTS.get(token, {}).items():
             scores[code] += weight
+        if "'" in folded:
+            head, _, tail = folded.partition("'")
+            if head in _FR_ELISION_HEADS:
+                scores["fr"] += 0.5
+            elif head in _IT_ELISION_HEADS:
+                scores["it"] += 0.5
+            for code, weight in _WORD_WEIGHT.get(tail, {}).items():
+                scores[code] += weight
+        for length in _SUFFIX_LENGTHS:
+            if len(token) <= length + 2:
+                break
+            for code, weight in _SUFFIX_TABLE.get(token[-length:], ()):
+                scores[code] += weight
+    capitals = sum(1 for word in text.split()[1:] if len(word) > 3 and word[0].isupper())
+    scores["de"] += 0.3 * capitals  # German capitalises its nouns
+    present = set(lowered)
+    for char, hints in _CHAR_HINTS.items():
+        if char in present:
+            count = lowered.count(char)
+            for code, weight in hints.items():
+                scores[code] += weight * count
     return scores
 
 
 def _detect(text: str) -> tuple[str, float]:
     """Return the best language for ``text`` and the evidence behind it."""
+    best, evidence, _scores = _detect_scores(text)
+    return best, evidence
+
+
+def _detect_scores(text: str) -> tuple[str, float, dict[str, float] | None]:
+    """Return the best language, its evidence and the Latin-script scores (None for scripts)."""
     script = _script_language(text)
     if script is not None:
-        return script, 10.0
+        return script, 10.0, None
     scores = _language_scores(text)
     best = max(scores, key=lambda code: (scores[code], code == DEFAULT_LANGUAGE))
     if scores[best] <= 0.0:
-        return DEFAULT_LANGUAGE, 0.0
-    return best, scores[best]
+        return DEFAULT_LANGUAGE, 0.0, scores
+    return best, scores[best], scores
 
 
 def detect_language(text: str, hint: str | None = None) -> str:
@@ -327,13 +389,12 @@ def detect_language(text: str, hint: str | None = None) -> str:
 def _rule_languages(text: str, language: str | None) -> list[str]:
     """Return the languages whose rules should be applied to ``text``, most likely first."""
     hinted = _base_code(language)
-    detected, evidence = _detect(text)
+    detected, evidence, scores = _detect_scores(text)
     ordered: list[str] = []
     for code in (hinted, detected):
         if code is not None and code not in ordered:
             ordered.append(code)
-    if _script_language(text) is None:
-        scores = _language_scores(text)
+    if scores is not None:
         close = sorted(
             (code for code, score in scores.items() if score >= max(0.5, evidence * 0.6)),
             key=lambda code: -scores[code],
@@ -405,6 +466,7 @@ class _Clause:
     accented: bool
     previous: tuple[str, ...] = ()
     after_answer: bool = False
+    following: tuple[str, ...] = ()  # original tokens of the next clause
 
 
 def _split_elision(token: str) -> list[str]:
@@ -454,7 +516,12 @@ def _clauses(sentence: str, accented: bool) -> list[_Clause]:
                     after_answer,
                 )
             )
-    return result
+    return [
+        dataclasses.replace(clause, following=result[index + 1].orig)
+        if index + 1 < len(result)
+        else clause
+        for index, clause in enumerate(result)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,22 +572,36 @@ def _strip(clause: _Clause, fillers: frozenset[str]) -> _Body:
     return _Body(words[start:], clause.raw[start:], clause.orig[start:], answered, clause)
 
 
+class _Phrases(tuple[tuple[str, ...], ...]):
+    """Word-tuple phrases, longest first, with their first and last words for a quick test."""
+
+    firsts: frozenset[str]
+    lasts: frozenset[str]
+
+
 def _starts(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> int:
     """Return the length of the first phrase that ``words`` starts with, or 0."""
+    if not words or (isinstance(phrases, _Phrases) and words[0] not in phrases.firsts):
+        return 0
     for phrase in phrases:
         if tuple(words[: len(phrase)]) == phrase:
             return len(phrase)
     return 0
 
 
-def _phrases(*items: str) -> tuple[tuple[str, ...], ...]:
+def _phrases(*items: str) -> _Phrases:
     """Return folded word tuples for "|"-separated phrases, longest first."""
     tuples = {tuple(_fold(p).split()) for item in items for p in item.split("|") if p.strip()}
-    return tuple(sorted(tuples, key=len, reverse=True))
+    result = _Phrases(sorted(tuples, key=len, reverse=True))
+    result.firsts = frozenset(p[0] for p in result)
+    result.lasts = frozenset(p[-1] for p in result)
+    return result
 
 
 def _ends_with(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
     """Return True when ``words`` ends with one of ``phrases``."""
+    if not words or (isinstance(phrases, _Phrases) and words[-1] not in phrases.lasts):
+        return False
     return any(len(words) >= len(p) and tuple(words[-len(p) :]) == p for p in phrases)
 
 
@@ -545,6 +626,8 @@ def _generic_question(words: Sequence[str]) -> bool:
     """Language-independent spoken patterns: "… or not", "fine, and you"."""
     if _ends_with(words, _OR_NOT) and not (set(words) & _OR_NOT_BLOCKERS):
         return True
+    if not words or words[-1] not in _AND_YOU.lasts:
+        return False
     for phrase in _AND_YOU:
         if len(words) >= len(phrase) and tuple(words[-len(phrase) :]) == phrase:
             rest = words[: -len(phrase)]
@@ -573,7 +656,7 @@ _EXCLAMATIVE: Final = _fw(
     "chance dommage surprise horreur joie plaisir honte bonheur galère merveille bêtise "
     "suerte calor frío pena lástima bonito bonita lindo linda rico rica guapo guapa bien mal "
     "asco miedo vergüenza alegría susto rollo pasada maravilla precioso preciosa "
-    "tontería barbaridad "
+    "tontería barbaridad buen buena buenos buenas gran mala malo "
     "bello bella belli belle bravo brava bravi carino carina gentile gentili fortuna peccato "
     "schifo vergogna sorpresa gioia figata meraviglia fortunato fortunata "
     "bom boa bonitos bonitas sorte medo vergonha alegria maravilha chato chata giro gira "
@@ -606,16 +689,19 @@ _PROVERB_ADVERBS: Final = _fw(
     "toujours encore bien mal ici souvent tard tôt ensemble aussi avant après dehors "
     "premier première ce"
 )
+_PROVERB_COORDINATORS: Final = _fw("and or but e et y und o ou ma mais mas pero oder aber")
 _PROVERB_SKIP: Final = _fw(
     "the a an to of in on at for and or is are was were it you i we they he she do does did "
     "have has had can will would could should le la les l' un une de des du à et est en y "
     "el los las una con que por para es il lo gli i di da e che per o os as um uma do da em "
-    "com der die das den dem ein eine und zu ist es ich du sie er wir"
+    "com der die das den dem ein eine und zu ist es ich du sie er wir that this these those "
+    "my your me him her us them ce cette ça questo questa esto esta isso isto"
 )
 
 
 _ALWAYS_RHETORICAL: Final = _phrases(
-    "who cares|on s'en fiche|a quién le importa|chi se ne frega|ποιος νοιάζεται|wen interessiert's"
+    "who cares|who says|on s'en fiche|a quién le importa|chi se ne frega|ποιος νοιάζεται|"
+    "wen interessiert's"
 )
 
 
@@ -626,7 +712,7 @@ def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
         return True
     if _starts(words, _ALWAYS_RHETORICAL) and words[2:3] != ("for",):
         return True
-    if _two_verb_proverb(words, raw):
+    if _two_verb_proverb(words, raw) or _verb_between_objects(words):
         return True
     if len(words) < 4 or words[0] not in _PROVERB_WH:
         return False
@@ -636,7 +722,7 @@ def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
             continue
         for later in range(index + 2, len(words)):
             before = words[later - 1]
-            if words[later] == word and before not in _PROVERB_WH | _PROVERB_BREAKS:
+            if words[later] == word and before not in _PROVERB_WH | _PROVERB_COORDINATORS:
                 return True
     if words[0] in _PROVERB_WHO:
         for index in range(2, len(words) - 1):
@@ -645,6 +731,73 @@ def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
             if words[index] in _PROVERB_NEGATIONS:
                 return True
     return False
+
+
+# Requests to the listener with a first-person object: "me prestas tu cargador", "mi presti
+# il caricatore", "emprestas-me o carregador". Verbs of feeling ("me gustas", "mi manchi") and
+# causatives with an infinitive ("me haces reír") state rather than ask.
+_CLITIC_REQUEST_OBJECTS: Final = _fw("me mi nos ci")
+_CLITIC_REQUEST_BLOCK: Final = (
+    "gust",
+    "encant",
+    "alegr",
+    "piac",
+    "manc",
+    "falt",
+    "cae",
+    "sembr",
+    "parec",
+)
+
+
+def _clitic_request(words: Sequence[str]) -> bool:
+    """Return True for "me/mi + second-person verb + object" and "verb-s-me + object"."""
+    if len(words) < 3:
+        return False
+    first, verb = words[0], words[1]
+    if "-" in first:
+        verb, _, clitic = first.partition("-")
+        if clitic not in {"me", "nos"} or not verb.endswith("s"):
+            return False
+        following = words[1]
+    elif first in _CLITIC_REQUEST_OBJECTS:
+        if not verb.endswith(("as", "es", "i")) or len(verb) < 4:
+            return False
+        following = words[2]
+    else:
+        return False
+    if verb.startswith(_CLITIC_REQUEST_BLOCK) or verb.endswith("ei"):
+        return False
+    return not following.endswith(("ar", "er", "ir", "are", "ere", "ire"))
+
+
+_PROVERB_ARTICLES: Final = _fw("le la les l' un une il lo gli i uno o os as um uma el los las")
+_PROVERB_LINKS: Final = _PROVERB_BREAKS | _fw(
+    "du des au aux avec sans sur dans chez con su tra fra del della dei al alla dal nel "
+    "do da dos das ao no na em com sem del al sin en"
+)
+
+
+def _verb_between_objects(words: Sequence[str]) -> bool:
+    """Return True for "who + verb + the X + verb + the Y" ("qui sème le vent récolte la tempête").
+
+    A word between two article-led noun phrases that is neither a preposition, a conjunction
+    nor a determiner is a second finite verb: the "who" clause is the subject of a proverb.
+    """
+    if len(words) < 6 or words[0] not in _PROVERB_WHO:
+        return False
+    start = 3 if words[2] in _PROVERB_LINKS else 2  # "chi va con lo zoppo impara …"
+    if words[start] not in _PROVERB_ARTICLES or len(words) < start + 4:
+        return False
+    verb, after = words[start + 2], words[start + 3 : start + 5]
+    if verb in _PROVERB_LINKS or verb in _PROVERB_ADVERBS or verb in _PROVERB_ARTICLES:
+        return False
+    if not (verb[-1:] in {"a", "e", "t", "d"} and len(verb) > 3):
+        return False
+    if after[0] in _PROVERB_ARTICLES:
+        return True
+    infinitive = ("are", "ere", "ire", "er", "ir", "re", "ar")
+    return after[0] in {"a", "à", "di", "de"} and len(after) > 1 and after[1].endswith(infinitive)
 
 
 def _two_verb_proverb(words: Sequence[str], raw: Sequence[str]) -> bool:
@@ -900,7 +1053,9 @@ _FR_PREPOSITIONS: Final = _fw("à de pour avec dans chez par depuis jusqu'à ver
 _FR_IN_SITU_BLOCK: Final = _fw("importe sais sait savoir demande demandé dire idée")
 _FR_IMPERFECT_RE: Final = re.compile(r"(?:ais|ait|aient|ions|iez)$")
 _FR_PERSONAL: Final = _fw("je j' tu t' il elle on nous vous ils elles")
-_FR_PRENOMINAL: Final = _fw("beau belle bel beaux belles joli jolie jolis jolies sacré sacrée drôle")
+_FR_PRENOMINAL: Final = _fw(
+    "beau belle bel beaux belles joli jolie jolis jolies sacré sacrée drôle"
+)
 _FR_CLAUSE_SUBJECTS: Final = _fw("je j' tu t' il elle on ils elles")
 _FR_CLEFT_VERBS: Final = _fw("est était sera serait")
 _FR_IN_SITU_RAW: Final = frozenset({"où", "quand", "comment", "combien", "quoi", "pourquoi", "qui"})
@@ -944,15 +1099,21 @@ def _q_fr(body: _Body) -> bool:
     if requested and not body.answered:
         return not (len(words) > requested and words[requested] in _FR_REQUEST_BLOCK)
     can = _starts(words, _FR_CAN)
-    if can and len(words) > can and words[can] in _FR_CLITICS:
-        return True
+    if can and len(words) > can and not body.answered:
+        follow = words[can]
+        if follow in _FR_CLITICS or (
+            follow.endswith(("er", "ir", "re", "oir")) and len(follow) > 3
+        ):
+            return True  # "tu peux me passer le sel", "tu peux fermer la fenêtre"
     knows = _starts(words, _FR_KNOW)
     if knows and len(words) > knows:
         follow = words[knows]
         if follow in _FR_WH_FOLLOW:
             return True
-        if follow in _FR_PREPOSITIONS and words[knows + 1 : knows + 2] and (
-            words[knows + 1] in _FR_WH_FOLLOW
+        if (
+            follow in _FR_PREPOSITIONS
+            and words[knows + 1 : knows + 2]
+            and (words[knows + 1] in _FR_WH_FOLLOW)
         ):
             return True
         if words[knows - 1] in _FR_KNOW_SOMEONE and follow in _FR_INDEFINITE:
@@ -1071,7 +1232,7 @@ def _fr_verb_then_wh(words: Sequence[str], raw: Sequence[str]) -> bool:
         return False
     for index in range(1, min(len(words) - 1, 6)):
         word = words[index]
-        if word in _FR_CLAUSE_START and index > 1 or word in _FR_IN_SITU_BLOCK:
+        if (word in _FR_CLAUSE_START and index > 1) or word in _FR_IN_SITU_BLOCK:
             return False
         if raw[index] not in _FR_MID_RAW and word not in _FR_QUEL:
             continue
@@ -1142,9 +1303,11 @@ _ES_FEASIBLE: Final = _phrases(
     "nos podrías|le importa|te importa|le importaría|te importaría|sería posible|"
     "es posible|quieres|queréis|sabes|sabe usted|sabéis|me dices|me dice|me ayudas|"
     "me ayuda|tienes idea|tiene idea|hay alguna|hay algún|me pregunto|has visto|"
-    "habéis visto|te apetece|te parece|le parece"
+    "habéis visto|te apetece|te parece|le parece|tienes|tenéis|tiene usted"
 )
-_ES_FEASIBLE_BLOCK: Final = _fw("ser que haber llover nada")
+_ES_FEASIBLE_BLOCK: Final = _fw(
+    "ser que haber llover nada razón suerte mucho mucha muchos muchas todo toda"
+)
 _ES_TELL: Final = _phrases("dime", "dígame", "digame", "cuéntame")
 _ES_TAGS: Final = frozenset({("verdad",), ("no",), ("cierto",)})
 
@@ -1164,7 +1327,9 @@ def _q_es(body: _Body) -> bool:
     if head in {"que", "qué", "quien", "quién"} and start == 0 and rest[:1] == ("dices",):
         return True
     if head in _ES_WH_ACCENTED:
-        if head == "cómo" and rest[:1] == ("no",):
+        if head.startswith("cuánt") and _degree_exclamative(rest):
+            return False
+        if head == "cómo" and (rest[:1] == ("no",) or _how_exclamative(rest)):
             return False
         if head == "qué" and start == 0 and rest and rest[0] in _EXCLAMATIVE:
             return False  # "qué suerte tuvimos", "qué bonito es"
@@ -1175,7 +1340,9 @@ def _q_es(body: _Body) -> bool:
             return len(tail) >= 2 and not set(tail) & _ES_EXCLAMATIVE_TAIL
         return True
     if words[start] in _ES_WH_PLAIN and not body.clause.accented and rest:
-        return rest[0] in _ES_PLAIN_FOLLOW
+        return rest[0] in _ES_PLAIN_FOLLOW and not _main_clause_follows(rest[1:])
+    if _clitic_request(words) and not body.answered:
+        return True
     told = _starts(words, _ES_TELL)
     if told and len(raw) > told and (raw[told] in _ES_WH_ACCENTED or words[told] == "si"):
         return True
@@ -1204,7 +1371,8 @@ _ROMANCE_DETERMINERS: Final = _fw(
     "agli alle dal dalla dai nel nella nei sul sulla mio mia tuo tua suo sua nostro nostra "
     "questo questa quel quella di a da in con per su tra fra "
     "o a os as um uma do da dos das ao aos no na nos nas pelo pela meu minha teu tua seu "
-    "sua nosso nossa este esta esse essa aquele aquela de em com por para"
+    "sua nosso nossa este esta esse essa aquele aquela de em com por para "
+    "el los las del al unos unas mis tus sus nuestro nuestra ese aquel"
 )
 _ROMANCE_NOT_VERBS: Final = _fw(
     "presto molto troppo poco subito tanto pronto dentro dopo ancora mario cedo logo muito "
@@ -1213,7 +1381,8 @@ _ROMANCE_NOT_VERBS: Final = _fw(
 _IT_TOPICS: Final = _fw("adesso ora poi domani oggi stasera quindi invece tu voi lei e allora")
 _PT_TOPICS: Final = _fw("agora depois hoje amanhã então você vocês tu e")
 _EL_TOPICS: Final = _fw(
-    "εσύ εσείς εμείς τώρα μετά αύριο σήμερα απόψε και λοιπόν τελικά από για με μέχρι ως προς"
+    "εσύ εσείς εμείς τώρα μετά αύριο σήμερα απόψε και λοιπόν τελικά από για με μέχρι ως προς "
+    "σε στο στη στην στον"
 )
 _IT_PREPOSITIONS: Final = _fw("a da di in con per su fino tra fra")
 _IT_WHERE: Final = _fw("dove dov'")
@@ -1231,7 +1400,7 @@ _IT_IMPERFECT_RE: Final = re.compile(
 )
 _IT_HOW_STATEMENT: Final = _fw(
     "se sai sapete sa sanno vuoi volete preferisci preferite sempre previsto d'accordo al "
-    "solito promesso no prima già detto"
+    "solito promesso no prima già detto d'"
 )
 _IT_AUXILIARIES: Final = _fw("ho hai ha abbiamo avete hanno avevo avevi aveva avevamo avevano")
 # Participles after "come ho/hai …" that make "as I said/planned" rather than "how did you".
@@ -1252,6 +1421,7 @@ _IT_FEASIBLE: Final = _phrases(
     "mi potresti|mi può|mi potrebbe|ci puoi|ci potresti|mi sai|sai|sapete|sa|vuoi|volete|"
     "ti va|vi va|ti dispiace|le dispiace|si può|si potrebbe|è possibile|sarebbe possibile|"
     "hai visto|hai sentito|avete visto|hai tempo|hai idea|c'è modo|mi chiedo|mi domando|hai|"
+    "chissà se|chissà come|chissà dove|chissà quando|chissà chi|chissà cosa|chissà perché|"
     "avete"
 )
 _IT_FEASIBLE_BLOCK: Final = _fw("essere che piovere darsi ragione torto")
@@ -1314,7 +1484,7 @@ def _q_it(body: _Body) -> bool:
     if first == "che" and rest[:1] == ["cosa"]:
         return True
     if first in _IT_WH_ALWAYS:
-        if first in _IT_HOW_MUCH and _it_exclamative(rest):
+        if first in _HOW_MUCH and _degree_exclamative(rest):
             return False  # "quanto sei bella", "quanta fortuna"
         return not (rest and _IT_IMPERFECT_RE.search(rest[0]))
     if first == "perche":
@@ -1335,13 +1505,15 @@ def _q_it(body: _Body) -> bool:
             return True
         return _it_how_question(rest)
     if first == "che":
-        if not rest or rest[0] in _IT_PRONOUNS:
+        if not rest or rest[0] in _IT_PRONOUNS or rest[0] in _EXCLAMATIVE:
             return False
+        if rest[0] in _IT_WHAT_NOUNS:
+            return True  # "a che ora comincia", "che giorno è oggi"
         if any(w in _IT_VERBS for w in body.raw[1:5]):
             return True
         return _verb_before_article(rest, _IT_ARTICLES)
     told = _starts(words, _IT_TELL)
-    if told:
+    if told or (_clitic_request(words) and not body.answered):
         return True
     feasible = _starts(words, _IT_FEASIBLE)
     if feasible and not body.answered:
@@ -1350,13 +1522,29 @@ def _q_it(body: _Body) -> bool:
     return False
 
 
-_IT_HOW_MUCH: Final = _fw("quanto quanta quanti quante")
-_IT_COPULA: Final = _fw("sei è e' siete sono era eri")
+_HOW_COPULA: Final = _fw(
+    "sono sei è siamo siete estou estás está estamos estoy soy eres es somos me mi te ti"
+)
+_HOW_FEELING: Final = _fw("alegro alegra contento contenta contente felice feliz")
 
 
-def _it_exclamative(rest: Sequence[str]) -> bool:
-    """Return True for "quanto (sei/è) + evaluative word" ("quanto sei bella")."""
-    index = 1 if rest[:1] and rest[0] in _IT_COPULA else 0
+def _how_exclamative(rest: Sequence[str]) -> bool:
+    """Return True for "how + (copula) + evaluative word" ("come sono contento")."""
+    index = 1 if rest[:1] and rest[0] in _HOW_COPULA else 0
+    if len(rest) <= index:
+        return False
+    word = rest[index]
+    return word in _EXCLAMATIVE or word in _HOW_FEELING
+
+
+_IT_WHAT_NOUNS: Final = _fw("ora ore giorno tempo tipo genere numero taglia")
+_HOW_MUCH: Final = _fw("quanto quanta quanti quante cuánto cuánta cuántos cuántas")
+_DEGREE_COPULA: Final = _fw("sei è e' siete sono era eri és são es eres está estás")
+
+
+def _degree_exclamative(rest: Sequence[str]) -> bool:
+    """Return True for "quanto (sei/è) + evaluative word" ("quanto sei bella", "quanta sorte")."""
+    index = 1 if rest[:1] and rest[0] in _DEGREE_COPULA else 0
     return len(rest) > index and rest[index] in _EXCLAMATIVE
 
 
@@ -1374,7 +1562,7 @@ def _it_how_question(rest: Sequence[str]) -> bool:
     index = 1 if rest[0] in _IT_CLITICS - {"si"} and len(rest) > 1 else 0
     verb = rest[index]
     after = rest[index + 1 :]
-    if verb in _IT_HOW_STATEMENT:
+    if verb in _IT_HOW_STATEMENT or _how_exclamative(rest):
         return False
     if verb in _IT_AUXILIARIES:
         return not (after and after[0] in _IT_REPORT_PARTICIPLES)
@@ -1424,11 +1612,16 @@ def _pt_future_subj(verb: str) -> bool:
 def _after_verb(rest: Sequence[str], index: int) -> Sequence[str]:
     """Return the words after the verb at ``index``, past a participle after an auxiliary."""
     participle = rest[index + 1 : index + 2]
-    if rest[index] in _ROMANCE_AUXILIARIES and participle and participle[0] not in (
-        _ROMANCE_DETERMINERS
+    if (
+        rest[index] in _ROMANCE_AUXILIARIES
+        and participle
+        and participle[0] not in _ROMANCE_DETERMINERS
     ):
         return rest[index + 2 :]
     return rest[index + 1 :]
+
+
+_WHENEVER_MODALS: Final = _fw("vuoi volete puoi potete preferisci quer queres pode podes")
 
 
 def _romance_when(
@@ -1439,6 +1632,13 @@ def _romance_when(
     imperfect: re.Pattern[str],
 ) -> bool:
     """Question reading of Italian/Portuguese "quando" (also "when"-subordinator)."""
+    if len(rest) > 2 and rest[0] in _PROVERB_ARTICLES and rest[1] not in _PROVERB_ARTICLES:
+        # Subject first ("quando o filme acabar vamos jantar"): a question only as "when + the
+        # bus + arrives (+ adverbs)", the Brazilian word order.
+        verb, tail = rest[2], rest[3:]
+        if _pt_future_subj(verb) or verb.endswith(("ar", "er", "ir")):
+            return False
+        return all(word in _PROVERB_ADVERBS for word in tail)
     index = 0
     while index < len(rest) and (rest[index] in pronouns or rest[index] in clitics):
         index += 1
@@ -1446,7 +1646,11 @@ def _romance_when(
         return not rest
     verb = rest[index]
     if verb in modals:
-        return True
+        # "quando vuoi (tu)" = "whenever you like"; "quando vuoi partire" asks.
+        if verb not in _WHENEVER_MODALS:
+            return True
+        after = [word for word in rest[index + 1 :] if word not in clitics]
+        return bool(after) and after[0].endswith(("are", "ere", "ire", "ar", "er", "ir", "or"))
     if imperfect.search(verb):
         return False
     if _IT_FIRST_PERSON_RE.search(verb) and len(verb) > 2:
@@ -1459,6 +1663,7 @@ def _romance_when(
 
 
 _MAIN_VERB_RE: Final = re.compile(r"(?:iamo|amos|emos|imos)$|[aei](?:mi|ci)$|-(?:me|nos|lhe|te)$")
+_MAIN_VERB_SHORT_RE: Final = re.compile(r"(?:amos|emos|imos)$")
 
 
 def _main_clause_follows(words: Sequence[str]) -> bool:
@@ -1468,10 +1673,17 @@ def _main_clause_follows(words: Sequence[str]) -> bool:
     ("chiamami", "liga-me") cannot continue a "when" question.
     """
     for position, word in enumerate(words):
-        if len(word) >= 6 and _MAIN_VERB_RE.search(word):
-            if not position or words[position - 1] not in _ROMANCE_DETERMINERS:
-                return True
-        if len(word) < 3 or not _IT_FIRST_PERSON_RE.search(word) or word in _ROMANCE_NOT_VERBS:
+        main_verb = _MAIN_VERB_SHORT_RE.search(word) or (
+            len(word) >= 6 and _MAIN_VERB_RE.search(word)
+        )
+        if main_verb and (not position or words[position - 1] not in _ROMANCE_DETERMINERS):
+            return True
+        if (
+            len(word) < 3
+            or not _IT_FIRST_PERSON_RE.search(word)
+            or word in _ROMANCE_NOT_VERBS
+            or word in _ROMANCE_DETERMINERS
+        ):
             continue
         context = set(words[max(0, position - 2) : position])
         if not context & _ROMANCE_DETERMINERS:
@@ -1569,9 +1781,15 @@ def _q_pt(body: _Body) -> bool:
         return False
     body = _skip_topic(body, _PT_TOPICS, (_PT_WH_ANY | _fw("o por")) - {"que"})
     words, raw = body.words, body.raw
+    if raw[0] == "porque" and words[1:3] == ("e", "que"):
+        return True  # "porque é que não vieste"
     if raw[0] == "por" and words[1:2] == ("que",):
         return True
-    if len(words) > 1 and words[0] in _PT_PREPOSITIONS and words[1] in _PT_WH_ANY:
+    if (
+        len(words) > 1
+        and (words[0] in _PT_PREPOSITIONS or raw[0] == "há")
+        and (words[1] in _PT_WH_ANY and (raw[0] != "há" or words[1].startswith("quant")))
+    ):
         words = words[1:]
         body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
         raw = body.raw
@@ -1582,7 +1800,7 @@ def _q_pt(body: _Body) -> bool:
     if raw[0] == "por" and rest[:1] == ["que"]:
         return True
     if raw[0] == "porquê" or (first in _PT_WH_ALWAYS and raw[0] != "porque"):
-        return True
+        return not (first in _HOW_MUCH and _degree_exclamative(rest))
     if first == "que":
         if not rest or rest[0] in _PT_PRONOUNS:
             return False
@@ -1596,19 +1814,28 @@ def _q_pt(body: _Body) -> bool:
             return False
         if rest[:1] == ["eu"] and len(rest) > 1:
             return rest[1] in _PT_MODALS
-        return True
+        index = 1 if rest[:1] and rest[0] in _PT_PRONOUNS else 0
+        return not (len(rest) > index and _pt_future_subj(rest[index]))  # "onde você for"
     if first == "quando":
         return _romance_when(rest, _PT_PRONOUNS, _PT_CLITICS, _PT_MODALS, _PT_IMPERFECT_RE)
     if first == "como":
         if not rest:
             return True
-        index = 1 if rest[0] in _PT_PRONOUNS and len(rest) > 1 else 0
+        if rest[0] == "se" and len(rest) > 1 and not rest[1].endswith(("sse", "ssem")):
+            return True  # "como se diz", "como se chama"
+        index = 0
+        while index < len(rest) - 1 and (rest[index] in _PT_PRONOUNS or rest[index] in _PT_CLITICS):
+            index += 1
         verb = rest[index]
         if verb in _PT_HOW_STATEMENT or _PT_IMPERFECT_RE.search(verb) or _pt_future_subj(verb):
+            return False
+        if _how_exclamative(rest):
             return False
         if verb in _PT_SAY and len(rest) > index + 1:
             return False  # "como diz o meu pai"
         return not (rest[0] == "se" and len(rest) > 1 and rest[1].endswith(("sse", "ssem")))
+    if _clitic_request(words) and not body.answered:
+        return True
     return _pt_feasible(words, body.answered)
 
 
@@ -1697,6 +1924,8 @@ def _q_de(body: _Body) -> bool:
         words = words[2:]
         if not words:
             return False
+    if len(words) > 1 and words[0] in _DE_PREPOSITIONS and words[1] in _DE_WH:
+        words = words[1:]  # "in welchem Stock", "um wie viel Uhr"
     first = words[0]
     rest = words[1:]
     if first in _DE_WH:
@@ -1709,6 +1938,8 @@ def _q_de(body: _Body) -> bool:
             return any(w in _DE_VERBS for w in rest[1:])
         if nxt in _DE_PRONOUNS or nxt in _DE_ARTICLES or nxt in _DE_SUBORDINATORS:
             return False
+        if _de_correlative(rest, body.orig[len(body.words) - len(rest) :], body.clause):
+            return False  # "wer rastet, der rostet"
         if first == "wie" and nxt not in _DE_VERBS:
             if nxt in _DE_HOW_DEGREE:
                 return len(rest) == 1 or rest[1] not in _DE_PRONOUNS | _DE_SUBORDINATORS
@@ -1720,9 +1951,10 @@ def _q_de(body: _Body) -> bool:
             if not after or after[0] in _DE_SUBORDINATORS:
                 return False
             return after[0] in _DE_VERBS or _followed_by_pronoun(rest, 1)
-        if nxt not in _DE_VERBS and _de_verb_final(rest, body.orig[len(body.words) - len(rest) :]):
-            return False
-        return True
+        if first.startswith("welch") or first == "wessen":
+            return True  # followed by its noun: "welcher Zug fährt"
+        orig = body.orig[len(body.words) - len(rest) :]
+        return nxt in _DE_VERBS or not _de_verb_final(rest, orig)
     previous = body.clause.previous
     if body.answered or (previous and previous[0] in _DE_SUBORDINATORS | _DE_WH):
         return False
@@ -1753,8 +1985,19 @@ _DE_AGREEMENT: Final = {
     "wir": ("en", "n"),
     "sie": ("t", "en", "n"),
 }
-_DE_NOT_VERB: Final = _DE_ADVERBS | _DE_HOW_DEGREE | _fw("nicht nichts zuletzt gern gerne")
+_DE_NOT_VERB: Final = (
+    _DE_ADVERBS
+    | _DE_HOW_DEGREE
+    | _fw(
+        "nicht nichts zuletzt gern gerne überhaupt erst selbst zuerst meist fast sonst bereits "
+        "jetzt gut echt recht weit leicht laut mit seit"
+    )
+)
 _DE_D_PRONOUNS: Final = _fw("der die das dem den")
+_DE_PREPOSITIONS: Final = _fw(
+    "in an auf mit für von zu bei aus nach über um seit bis durch gegen ohne unter vor "
+    "zwischen im am zum zur vom beim"
+)
 
 
 def _de_inverted(rest: Sequence[str], orig: Sequence[str]) -> bool:
@@ -1763,12 +2006,30 @@ def _de_inverted(rest: Sequence[str], orig: Sequence[str]) -> bool:
     "wie nett er ist" has an adjective before the pronoun and its verb at the end: an
     exclamation, not a question.
     """
-    if len(rest) < 2 or rest[1] not in _DE_AGREEMENT or orig[0][:1].isupper():
+    if len(rest) < 2 or orig[0][:1].isupper() or rest[0] in _DE_NOT_VERB:
         return False
-    verb = rest[0]
-    if verb in _DE_NOT_VERB or not verb.endswith(_DE_AGREEMENT[rest[1]]):
+    if rest[1] in _DE_AGREEMENT:
+        endings = _DE_AGREEMENT[rest[1]]
+    elif rest[1] in _DE_ARTICLES or rest[1] in _DE_D_PRONOUNS:
+        endings = ("t", "en", "n")  # "wie funktioniert das", "wie kommen die Kinder heim"
+    else:
         return False
-    return not (len(rest) > 2 and rest[-1] in _DE_VERBS)
+    if not rest[0].endswith(endings):
+        return False
+    return not (len(rest) > 2 and _de_verb_like(rest[-1], orig[-1]))
+
+
+def _de_correlative(rest: Sequence[str], orig: Sequence[str], clause: _Clause) -> bool:
+    """Return True for "W + verb" resumed by "der/das + verb" ("wer rastet, der rostet")."""
+    if len(rest) >= 3:
+        tail, tail_orig = rest[1:3], orig[1:3]
+    elif len(rest) == 1 and len(clause.following) >= 2:
+        tail, tail_orig = tuple(_fold(w) for w in clause.following[:2]), clause.following[:2]
+    else:
+        return False
+    if tail[0] not in _DE_D_PRONOUNS or tail_orig[1][:1].isupper():
+        return False
+    return tail[1] == "nicht" or _de_verb_like(tail[1], tail_orig[1])
 
 
 def _de_verb_like(word: str, orig: str) -> bool:
@@ -1790,7 +2051,13 @@ def _de_verb_final(rest: Sequence[str], orig: Sequence[str]) -> bool:
     first = rest[0]
     capitalised = orig[0][:1].isupper() and first not in {"sie", "ihnen"}
     participle = first.startswith("ge") and first.endswith("t") and len(first) > 5
-    if not (first in _DE_NOT_VERB or capitalised or participle or len(first) == 1):
+    if not (
+        first in _DE_NOT_VERB
+        or first in _DE_PREPOSITIONS
+        or capitalised
+        or participle
+        or len(first) == 1
+    ):
         return False
     for index in range(1, len(rest)):
         if not _de_verb_like(rest[index], orig[index]):
@@ -1798,10 +2065,16 @@ def _de_verb_final(rest: Sequence[str], orig: Sequence[str]) -> bool:
         after = rest[index + 1 : index + 3]
         if not after:
             return True
-        if after[0] in _DE_VERBS or _de_verb_like(after[0], orig[index + 1]) or (
-            after[0] in _DE_D_PRONOUNS
-            and len(after) > 1
-            and (after[1] in _DE_NOT_VERB or after[1] in _DE_VERBS)
+        lower_after = not orig[index + 1][:1].isupper()
+        if (
+            after[0] in _DE_VERBS
+            or _de_verb_like(after[0], orig[index + 1])
+            or (lower_after and after[0].endswith("en"))
+            or (
+                after[0] in _DE_D_PRONOUNS
+                and len(after) > 1
+                and (after[1] in _DE_NOT_VERB or after[1] in _DE_VERBS)
+            )
         ):
             return not orig[index + 1][:1].isupper()
         return False
@@ -1977,11 +2250,12 @@ _MID_INDIRECT: Final = _fw(
 
 # Verbs of saying, knowing and asking in any person or tense ("te diré quién eres").
 _MID_INDIRECT_STEMS: Final = tuple(
-    _fold(stem)
-    for stem in (
-        "dir dig dec dij sab sup pregunt expli ense averigu entend recuerd olvid imagin "
-        "ξερ ξέρ ρωτ θυμ εξηγ καταλαβ"
-    ).split()
+    sorted(
+        _fw(
+            "dir dig dec dij sab sup pregunt expli ense averigu entend recuerd olvid imagin "
+            "ξερ ρωτ θυμ εξηγ καταλαβ"
+        )
+    )
 )
 
 
@@ -2016,7 +2290,7 @@ def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
 
 # Acute, grave and circumflex accents and the Greek tonos: a transcript that carries them
 # writes "dónde"/"πού" for questions ("ñ" or "ü" alone say nothing about that).
-_TONE_MARKS: Final = frozenset("\u0300\u0301\u0302")
+_TONE_MARKS_RE: Final = re.compile("[\u0300-\u0302]")
 
 
 def is_question(text: str, language: str | None = None) -> bool:
@@ -2029,7 +2303,7 @@ def is_question(text: str, language: str | None = None) -> bool:
     sentences = _sentences(text)
     if not sentences:
         return False
-    accented = any(c in _TONE_MARKS for c in unicodedata.normalize("NFD", text))
+    accented = bool(_TONE_MARKS_RE.search(unicodedata.normalize("NFD", text)))
     languages = [code for code in _rule_languages(text, language) if code in _RULES]
     for sentence in sentences[-2:]:
         clauses = _clauses(sentence, accented)
