@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, Platform
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.util import dt as dt_util
 from homeassistant.util.ssl import get_default_context
@@ -23,9 +25,11 @@ from .const import (
 )
 from .engine.config import ConfigError, EngineConfig
 from .engine.engine import Insight, ProactiveEngine
+from .engine.memory import MAINTENANCE_INTERVAL
 from .engine.model import ModelUnavailableError, OllamaModel
 from .engine.store import ProactiveStore, StoreError
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
+from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView
 
 PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.EVENT, Platform.SENSOR]
@@ -36,6 +40,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     """Register what exists once per Home Assistant instance (views cannot be removed)."""
     hass.http.register_view(HomeBuddyWebSocketView())
     async_setup_alarm_services(hass)
+    async_setup_memory_services(hass)
     return True
 
 
@@ -101,6 +106,18 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         hass.bus.async_fire(EVENT_INSIGHT, insight_event_data(insight))
 
     entry.async_on_unload(engine.add_insight_listener(fire_insight_event))
+
+    @callback
+    def maintain_memories(now: datetime, *, only_if_due: bool = False) -> None:
+        entry.async_create_background_task(
+            hass,
+            engine.memory.scheduled_maintenance(now, only_if_due=only_if_due),
+            "homebuddy_proactive memory maintenance",
+        )
+
+    # Daily, and once now when the last run (kept in the database) is a day old.
+    entry.async_on_unload(async_track_time_interval(hass, maintain_memories, MAINTENANCE_INTERVAL))
+    maintain_memories(dt_util.utcnow(), only_if_due=True)
 
     async def close_on_stop(_event: Event) -> None:
         # HA does not unload entries when it stops; an open aiosqlite thread would keep the

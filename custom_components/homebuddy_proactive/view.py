@@ -5,8 +5,8 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from aiohttp import hdrs, web
-from homeassistant.helpers.http import KEY_HASS, HomeAssistantView
 from homeassistant.components.http.auth import SIGN_QUERY_PARAM
+from homeassistant.helpers.http import KEY_HASS, HomeAssistantView
 
 from .const import DOMAIN, WS_VIEW_URL
 from .engine.protocol import validate_identifier

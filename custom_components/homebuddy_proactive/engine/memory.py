@@ -14,7 +14,7 @@ import contextlib
 import logging
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -25,7 +25,6 @@ from .config import EngineConfig
 from .const import GLOBAL_CLIENT_ID, MEMORY_KINDS
 from .episodes import (
     TONE_NEUTRAL,
-    EpisodeTurn,
     SummaryError,
     extractive_summary,
     parse_summary,
@@ -33,7 +32,7 @@ from .episodes import (
     summary_schema,
 )
 from .language import CapturedMemory, episode_cue, memory_card
-from .memory_schema import CODES
+from .memory_schema import CODES, SHORT_TERM_TURNS
 from .memory_search import name_terms, query_terms, search_text
 from .memory_store import (
     FEEDBACK_BAD,
@@ -62,7 +61,9 @@ from .model import ModelError, OllamaModel
 from .store import MemoryRecord, ProactiveStore
 
 __all__ = [
+    "DIFFICULTIES",
     "LONG_TERM_STORES",
+    "MAINTENANCE_INTERVAL",
     "MEMORY_STORES",
     "STORE_AFFECTIVE",
     "STORE_EPISODIC",
@@ -74,7 +75,10 @@ __all__ = [
     "MemoryError",
     "Recollection",
     "ScoreWeights",
+    "memory_ref",
     "memory_score",
+    "parse_memory_ref",
+    "weights_from_config",
 ]
 
 LOGGER = logging.getLogger(__name__)
@@ -85,10 +89,7 @@ MAX_ITEM_CHARACTERS: Final = 500
 MAX_ITEMS: Final = 50
 DIFFICULTIES: Final = ("easy", "medium", "hard")
 
-SHORT_TERM_TURNS: Final = 20
 EPISODE_GAP: Final = timedelta(minutes=30)
-MAX_EPISODE_TURNS: Final = 200
-MAX_EPISODE_TURN_CHARACTERS: Final = 1000
 MIN_TURNS_FOR_MODEL_SUMMARY: Final = 3
 SUMMARY_MAX_TOKENS: Final = 300
 # An episode's tone becomes an affective memory when the model saw this much feeling.
@@ -198,7 +199,9 @@ class MemoryEngine:
         self.model = model
         self.weights = weights or ScoreWeights()
         self.memories = MemoryStore(store)
-        self._turn_lock = asyncio.Lock()
+        # One turn at a time per client: two turns must not both open an episode.
+        self._turn_locks: dict[str, asyncio.Lock] = {}
+        self._turn_users: dict[str, int] = {}
         self._maintenance_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -335,37 +338,25 @@ class MemoryEngine:
         if not text:
             return None
         now = self.clock()
-        async with self._turn_lock:
-            for idle in await self.memories.idle_episodes(now - EPISODE_GAP, client_id):
-                await self._close_episode(idle, now)
-            episode = await self.memories.open_episode(client_id, session_id)
-            if episode is not None and episode_cue(text):
-                await self._close_episode(episode, now)
-                episode = None
-            if episode is None:
-                episode_id = uuid.uuid4().hex
-                await self.memories.start_episode(
-                    episode_id=episode_id,
-                    client_id=client_id,
-                    session_id=session_id,
-                    now=now,
-                    language=language,
-                )
-            else:
-                episode_id = episode.episode_id
-            turn = EpisodeTurn(
-                speaker=speaker, text=text[:MAX_EPISODE_TURN_CHARACTERS], at=now.isoformat()
-            )
-            await self.memories.append_episode_turn(episode_id, turn, MAX_EPISODE_TURNS, now)
-            await self.memories.add_turn(
+        async with self._conversation(client_id):
+            current = None
+            for episode in await self.memories.open_episodes(client_id):
+                if now - episode.end_time > EPISODE_GAP:
+                    await self._close_by_id(episode.episode_id, now)
+                elif episode.session_id == session_id:
+                    current = episode
+            if current is not None and episode_cue(text):
+                await self._close_by_id(current.episode_id, now)
+                current = None
+            episode_id = current.episode_id if current is not None else uuid.uuid4().hex
+            await self.memories.record_turn(
                 client_id=client_id,
                 session_id=session_id,
                 episode_id=episode_id,
                 speaker=speaker,
                 text=text,
                 language=language,
-                created_at=now,
-                keep=SHORT_TERM_TURNS,
+                now=now,
             )
         return episode_id
 
@@ -377,12 +368,29 @@ class MemoryEngine:
 
     async def close_episode(self, client_id: str, session_id: str) -> EpisodeRecord | None:
         """Close the session's open episode now (a host ending a conversation)."""
-        async with self._turn_lock:
-            episode = await self.memories.open_episode(client_id, session_id)
-            if episode is None:
-                return None
-            await self._close_episode(episode, self.clock())
-        return await self.memories.get_episode(episode.episode_id)
+        async with self._conversation(client_id):
+            for episode in await self.memories.open_episodes(client_id):
+                if episode.session_id == session_id:
+                    await self._close_by_id(episode.episode_id, self.clock())
+                    return await self.memories.get_episode(episode.episode_id)
+        return None
+
+    @contextlib.asynccontextmanager
+    async def _conversation(self, client_id: str) -> AsyncIterator[None]:
+        lock = self._turn_locks.setdefault(client_id, asyncio.Lock())
+        self._turn_users[client_id] = self._turn_users.get(client_id, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._turn_users[client_id] -= 1
+            if not self._turn_users[client_id]:
+                del self._turn_users[client_id], self._turn_locks[client_id]
+
+    async def _close_by_id(self, episode_id: str, now: datetime) -> None:
+        episode = await self.memories.get_episode(episode_id)
+        if episode is not None and episode.closed_at is None:
+            await self._close_episode(episode, now)
 
     async def _close_episode(self, episode: EpisodeRecord, now: datetime) -> None:
         """Close with an extractive summary now; ask the model for a better one in the back."""
@@ -440,8 +448,9 @@ class MemoryEngine:
 
     async def settle(self) -> None:
         """Wait until background summaries are written (tests, orderly shutdowns)."""
-        while self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        # Only unfinished tasks: awaiting finished ones would not yield to the loop.
+        while pending := [task for task in self._tasks if not task.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
 
     # -- retrieval ---------------------------------------------------------------------------
 
@@ -603,10 +612,10 @@ class MemoryEngine:
         async with self._maintenance_lock:
             if self._closed:
                 return MaintenanceReport(ran_at=now)
-            async with self._turn_lock:
-                idle = await self.memories.idle_episodes(now - EPISODE_GAP, None)
-                for episode in idle:
-                    await self._close_episode(episode, now)
+            idle = await self.memories.idle_episodes(now - EPISODE_GAP, None)
+            for episode in idle:
+                async with self._conversation(episode.client_id):
+                    await self._close_by_id(episode.episode_id, now)
             facts = await self.memories.delete_low_score_facts(now, self.weights, FACT_DELETE_BELOW)
             summarised = 0
             for episode in await self.memories.episodes_to_compact(now - EPISODE_SUMMARISE_AFTER):
@@ -641,6 +650,8 @@ class MemoryEngine:
         self, now: datetime, *, only_if_due: bool = False
     ) -> MaintenanceReport | None:
         """Run maintenance for a scheduler: database errors are logged, not raised."""
+        if self._closed:
+            return None
         try:
             if only_if_due and not await self.maintenance_due(now):
                 return None
@@ -661,9 +672,7 @@ class MemoryEngine:
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*tasks, return_exceptions=True)
         async with self._maintenance_lock:
             pass
 

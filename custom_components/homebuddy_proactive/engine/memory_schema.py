@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from typing import Final
 
+SHORT_TERM_TURNS: Final = 20
+MAX_EPISODE_TURNS: Final = 200
+MAX_EPISODE_TURN_CHARACTERS: Final = 1000
+
 CODE_FACTUAL: Final = 0
 CODE_EPISODIC: Final = 1
 CODE_PROCEDURAL: Final = 2
@@ -44,7 +48,7 @@ def _indexed(
 
 MEMORY_SCHEMA_V3: Final[tuple[str, ...]] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    # Short-term: the newest turns of each session (the engine keeps a bounded number).
+    # Short-term: the newest turns of each session.
     """CREATE TABLE memory_turns (
         id INTEGER PRIMARY KEY,
         client_id TEXT NOT NULL,
@@ -82,6 +86,31 @@ MEMORY_SCHEMA_V3: Final[tuple[str, ...]] = (
         feedback TEXT
     )""",
     "CREATE INDEX memory_episodes_open ON memory_episodes (client_id, closed_at, session_id)",
+    # A turn joins its episode (which its first turn creates), in one statement of the caller.
+    f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
+    WHEN new.episode_id IS NOT NULL BEGIN
+        INSERT OR IGNORE INTO memory_episodes
+            (episode_id, client_id, session_id, start_time, end_time, language)
+            VALUES (new.episode_id, new.client_id, new.session_id, new.created_at,
+                new.created_at, new.language);
+        UPDATE memory_episodes SET
+            turns = json_insert(
+                CASE WHEN json_array_length(turns) >= {MAX_EPISODE_TURNS}
+                    THEN json_remove(turns, '$[0]') ELSE turns END,
+                '$[#]',
+                json_object('speaker', new.speaker,
+                    'text', substr(new.text, 1, {MAX_EPISODE_TURN_CHARACTERS}),
+                    'at', new.created_at)),
+            turn_count = turn_count + 1,
+            end_time = new.created_at
+            WHERE episode_id = new.episode_id;
+    END""",
+    # Short-term memory keeps each session's newest turns only.
+    f"""CREATE TRIGGER memory_turns_bound AFTER INSERT ON memory_turns BEGIN
+        DELETE FROM memory_turns WHERE session_id = new.session_id AND id NOT IN (
+            SELECT id FROM memory_turns WHERE session_id = new.session_id
+            ORDER BY id DESC LIMIT {SHORT_TERM_TURNS});
+    END""",
     # Procedural: named step lists, one per name (folded) and client.
     """CREATE TABLE memory_procedures (
         id INTEGER PRIMARY KEY,

@@ -28,7 +28,7 @@ from .session import content_words, fold
 SEARCH_TEXT_FUNCTION: Final = "hb_search_text"
 MAX_QUERY_TERMS: Final = 8
 # Matching rows BM25 may rank for one query; beyond it the commonest words are dropped.
-MATCH_BUDGET: Final = 500
+MATCH_BUDGET: Final = 400
 MAX_AND_TERMS: Final = 3
 # Prefix lengths of the index (schema v3, ``prefix = '4 6'``) and the shortest prefixed word.
 PREFIX_LENGTHS: Final = (4, 6)
@@ -50,7 +50,7 @@ async def register_search_functions(db: aiosqlite.Connection) -> None:
     """Register the SQL functions the memory triggers and the scoring SQL need."""
     await db.create_function(SEARCH_TEXT_FUNCTION, 1, _sql_search_text, deterministic=True)
     try:
-        await db.execute("SELECT exp(0.0), ln(1.0)")
+        await db.execute_fetchall("SELECT exp(0.0), ln(1.0)")
     except aiosqlite.OperationalError:
         # SQLite built without its math functions: provide the two the score uses.
         await db.create_function("exp", 1, math.exp, deterministic=True)

@@ -327,6 +327,15 @@ type LongTermRecord = MemoryRecord | EpisodeRecord | ProcedureRecord | AffectRec
 
 
 @dataclass(frozen=True, kw_only=True)
+class OpenEpisode:
+    """An open episode, without its turns: what each new turn needs to know."""
+
+    episode_id: str
+    session_id: str
+    end_time: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
 class SearchHit:
     """A memory the index matched, with its relevance (1 for the best match)."""
 
@@ -598,32 +607,6 @@ class MemoryStore:
 
     # -- short-term --------------------------------------------------------------------------
 
-    async def add_turn(
-        self,
-        *,
-        client_id: str,
-        session_id: str,
-        episode_id: str | None,
-        speaker: str | None,
-        text: str,
-        language: str | None,
-        created_at: datetime,
-        keep: int,
-    ) -> None:
-        """Store a turn and keep only the session's newest ``keep`` turns."""
-        await self._db.execute(
-            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
-            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (client_id, session_id, episode_id, speaker, text, language, created_at.isoformat()),
-        )
-        await self._db.execute(
-            "DELETE FROM memory_turns WHERE session_id = :session AND id NOT IN ("
-            " SELECT id FROM memory_turns WHERE session_id = :session ORDER BY id DESC"
-            " LIMIT :keep)",
-            {"session": session_id, "keep": keep},
-        )
-        await self._db.commit()
-
     async def recent_turns(self, session_id: str, limit: int) -> list[TurnRecord]:
         """The session's newest turns, oldest first."""
         rows = await self._all(
@@ -653,14 +636,19 @@ class MemoryStore:
 
     # -- episodes ----------------------------------------------------------------------------
 
-    async def open_episode(self, client_id: str, session_id: str) -> EpisodeRecord | None:
-        """The session's open episode, if any."""
-        row = await self._one(
-            f"SELECT {_EPISODE_COLUMNS} FROM memory_episodes WHERE client_id = ?"
-            " AND closed_at IS NULL AND session_id = ? ORDER BY id DESC LIMIT 1",
-            (client_id, session_id),
+    async def open_episodes(self, client_id: str) -> list[OpenEpisode]:
+        """A client's open episodes, without their turns."""
+        rows = await self._all(
+            "SELECT episode_id, session_id, end_time FROM memory_episodes"
+            " WHERE client_id = ? AND closed_at IS NULL",
+            (client_id,),
         )
-        return _episode_from_row(row) if row else None
+        return [
+            OpenEpisode(
+                episode_id=row[0], session_id=row[1], end_time=datetime.fromisoformat(row[2])
+            )
+            for row in rows
+        ]
 
     async def idle_episodes(self, before: datetime, client_id: str | None) -> list[EpisodeRecord]:
         """Open episodes whose last turn is older than ``before`` (of one client, or all)."""
@@ -673,38 +661,23 @@ class MemoryStore:
             sql, args = f"{sql} AND client_id = ?", (*args, client_id)
         return [_episode_from_row(row) for row in await self._all(sql, args)]
 
-    async def start_episode(
+    async def record_turn(
         self,
         *,
-        episode_id: str,
         client_id: str,
         session_id: str,
-        now: datetime,
+        episode_id: str,
+        speaker: str | None,
+        text: str,
         language: str | None,
+        now: datetime,
     ) -> None:
-        """Open an episode."""
+        """Add a turn to short-term memory; the schema's triggers add it to its episode
+        (opening it with its first turn) and drop the session's oldest turns."""
         await self._db.execute(
-            "INSERT INTO memory_episodes (episode_id, client_id, session_id, start_time,"
-            " end_time, language) VALUES (?, ?, ?, ?, ?, ?)",
-            (episode_id, client_id, session_id, now.isoformat(), now.isoformat(), language),
-        )
-        await self._db.commit()
-
-    async def append_episode_turn(
-        self, episode_id: str, turn: EpisodeTurn, keep: int, now: datetime
-    ) -> None:
-        """Add a turn to an open episode's turn list (keeping its newest ``keep``)."""
-        params = {
-            "keep": keep,
-            "turn": _dumps(turn.as_dict()),
-            "now": now.isoformat(),
-            "episode": episode_id,
-        }
-        await self._db.execute(
-            "UPDATE memory_episodes SET turns = json_insert(CASE WHEN json_array_length(turns)"
-            " >= :keep THEN json_remove(turns, '$[0]') ELSE turns END, '$[#]', json(:turn)),"
-            " turn_count = turn_count + 1, end_time = :now WHERE episode_id = :episode",
-            params,
+            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (client_id, session_id, episode_id, speaker, text, language, now.isoformat()),
         )
         await self._db.commit()
 

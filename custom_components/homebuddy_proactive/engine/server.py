@@ -34,6 +34,7 @@ from aiohttp.abc import AbstractAccessLogger
 from .config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
 from .const import DETECTOR_CONVERSATE, DETECTOR_MODES
 from .engine import ProactiveEngine
+from .memory import STORE_FACTUAL
 from .memory import MemoryError as MemoryRequestError
 from .model import ModelUnavailableError, OllamaModel
 from .protocol import validate_identifier
@@ -440,6 +441,9 @@ class StandaloneApi:
         tokens = AccessTokens(store, self.clock, self.settings.auth_token_ttl_seconds)
         self._runtime = StandaloneRuntime(store=store, model=model, engine=engine, tokens=tokens)
         purge = asyncio.create_task(self._purge_expired_tokens(), name="homebuddy token purge")
+        maintenance = asyncio.create_task(
+            engine.memory.maintenance_loop(), name="homebuddy memory maintenance"
+        )
         LOGGER.info(
             "HomeBuddy Proactive standalone server on %s:%s: model %s at %s, detector %s, "
             "database %s, authentication %s",
@@ -454,9 +458,10 @@ class StandaloneApi:
         try:
             yield
         finally:
-            purge.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await purge
+            for task in (purge, maintenance):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await engine.close()
             await store.close()
             await model.close()
@@ -636,16 +641,19 @@ class StandaloneApi:
         return web.json_response(memory.as_dict(), status=HTTPStatus.CREATED)
 
     async def list_memories(self, request: web.Request) -> web.Response:
-        """``GET /v1/memories?client_id=…``: a client's memories, newest first."""
+        """``GET /v1/memories?client_id=…[&store=…]``: a client's memories of every store."""
         await self._authenticate(request)
         client_id = self._identifier("client_id", request.query.get("client_id"))
-        memories = await self.runtime.engine.memory.list(client_id)
-        return web.json_response(
-            {"client_id": client_id, "memories": [m.as_dict() for m in memories]}
-        )
+        try:
+            memories = await self.runtime.engine.memory.overview(
+                client_id, request.query.get("store")
+            )
+        except MemoryRequestError as err:
+            raise RequestError(HTTPStatus.BAD_REQUEST, str(err)) from err
+        return web.json_response({"client_id": client_id, "memories": memories})
 
     async def delete_memory(self, request: web.Request) -> web.Response:
-        """``DELETE /v1/memories/{memory_id}`` (optionally only a given client's)."""
+        """``DELETE /v1/memories/{memory_id}[?store=…]`` (optionally only a given client's)."""
         await self._authenticate(request)
         raw = request.match_info["memory_id"]
         if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
@@ -654,7 +662,12 @@ class StandaloneApi:
         client_id: str | None = None
         if "client_id" in request.query:
             client_id = self._identifier("client_id", request.query["client_id"])
-        if not await self.runtime.engine.memory.forget(memory_id, client_id):
+        try:
+            store = request.query.get("store", STORE_FACTUAL)
+            found = await self.runtime.engine.memory.forget(memory_id, client_id, store=store)
+        except MemoryRequestError as err:
+            raise RequestError(HTTPStatus.BAD_REQUEST, str(err)) from err
+        if not found:
             raise RequestError(HTTPStatus.NOT_FOUND, f"memory {memory_id} does not exist")
         return web.json_response({"deleted": True, "id": memory_id})
 

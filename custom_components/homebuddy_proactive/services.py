@@ -1,0 +1,223 @@
+"""Memory actions: add, list, forget and export what HomeBuddy remembers about a client.
+
+Registered once per Home Assistant instance from ``async_setup``; they act on the loaded entry
+(the integration allows a single one). Every store is reachable, so nothing is remembered that
+the user cannot see and delete: factual, procedural and affective memories can be added;
+episodes and short-term turns come from conversations and are listed, exported and forgotten.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import voluptuous as vol
+from homeassistant.core import (
+    HomeAssistant,
+    ServiceCall,
+    ServiceResponse,
+    SupportsResponse,
+    callback,
+)
+from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import config_validation as cv
+
+from .const import DOMAIN
+from .engine.const import MEMORY_KINDS
+from .engine.memory import (
+    DIFFICULTIES,
+    MEMORY_STORES,
+    STORE_AFFECTIVE,
+    STORE_FACTUAL,
+    STORE_PROCEDURAL,
+    MemoryEngine,
+    MemoryError,
+)
+from .engine.protocol import validate_identifier
+from .models import HomeBuddyRuntimeData
+
+SERVICE_ADD_MEMORY: Final = "add_memory"
+SERVICE_LIST_MEMORIES: Final = "list_memories"
+SERVICE_FORGET_MEMORY: Final = "forget_memory"
+SERVICE_EXPORT_MEMORIES: Final = "export_memories"
+
+ATTR_CLIENT_ID: Final = "client_id"
+ATTR_STORE: Final = "store"
+ATTR_KIND: Final = "kind"
+ATTR_CONTENT: Final = "content"
+ATTR_IMPORTANCE: Final = "importance"
+ATTR_NAME: Final = "name"
+ATTR_STEPS: Final = "steps"
+ATTR_PREREQUISITES: Final = "prerequisites"
+ATTR_DIFFICULTY: Final = "difficulty"
+ATTR_SUCCESS_CRITERIA: Final = "success_criteria"
+ATTR_SENTIMENT: Final = "sentiment"
+ATTR_EMOTIONS: Final = "emotions"
+ATTR_TRIGGERS: Final = "triggers"
+ATTR_MEMORY_ID: Final = "memory_id"
+ATTR_LIMIT: Final = "limit"
+
+ADDABLE_STORES: Final = (STORE_FACTUAL, STORE_PROCEDURAL, STORE_AFFECTIVE)
+SOURCE: Final = "home_assistant"
+
+
+def _client_id(value: Any) -> str:
+    """A client id as the WebSocket accepts it (or ``global``)."""
+    try:
+        return validate_identifier(ATTR_CLIENT_ID, cv.string(value))
+    except ValueError as err:
+        raise vol.Invalid(str(err)) from err
+
+
+_TEXTS = vol.All(cv.ensure_list, [cv.string])
+
+ADD_MEMORY_SCHEMA: Final = vol.Schema(
+    {
+        vol.Required(ATTR_CLIENT_ID): _client_id,
+        vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(ADDABLE_STORES),
+        vol.Optional(ATTR_KIND, default="fact"): vol.In(MEMORY_KINDS),
+        vol.Optional(ATTR_CONTENT): cv.string,
+        vol.Optional(ATTR_IMPORTANCE, default=0.5): vol.All(
+            vol.Coerce(float), vol.Range(min=0, max=1)
+        ),
+        vol.Optional(ATTR_NAME): cv.string,
+        vol.Optional(ATTR_STEPS): _TEXTS,
+        vol.Optional(ATTR_PREREQUISITES): _TEXTS,
+        vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
+        vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
+        vol.Optional(ATTR_SENTIMENT): vol.All(vol.Coerce(float), vol.Range(min=-1, max=1)),
+        vol.Optional(ATTR_EMOTIONS): _TEXTS,
+        vol.Optional(ATTR_TRIGGERS): _TEXTS,
+    }
+)
+LIST_MEMORIES_SCHEMA: Final = vol.Schema(
+    {
+        vol.Required(ATTR_CLIENT_ID): _client_id,
+        vol.Optional(ATTR_STORE): vol.In(MEMORY_STORES),
+        vol.Optional(ATTR_LIMIT, default=100): vol.All(vol.Coerce(int), vol.Range(min=1, max=1000)),
+    }
+)
+FORGET_MEMORY_SCHEMA: Final = vol.Schema(
+    {
+        vol.Required(ATTR_MEMORY_ID): vol.All(vol.Coerce(int), vol.Range(min=1)),
+        vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(MEMORY_STORES),
+        vol.Optional(ATTR_CLIENT_ID): _client_id,
+    }
+)
+EXPORT_MEMORIES_SCHEMA: Final = vol.Schema({vol.Required(ATTR_CLIENT_ID): _client_id})
+
+
+def _memory(hass: HomeAssistant) -> MemoryEngine:
+    """The memory engine of the loaded entry, or a translated error."""
+    for entry in hass.config_entries.async_loaded_entries(DOMAIN):
+        runtime: HomeBuddyRuntimeData = entry.runtime_data
+        return runtime.engine.memory
+    raise ServiceValidationError(translation_domain=DOMAIN, translation_key="memories_unavailable")
+
+
+def _invalid(error: str) -> ServiceValidationError:
+    return ServiceValidationError(
+        translation_domain=DOMAIN,
+        translation_key="invalid_memory",
+        translation_placeholders={"error": error},
+    )
+
+
+async def _async_add_memory(call: ServiceCall) -> ServiceResponse:
+    """Remember a fact, a procedure or a feeling; return what was stored."""
+    memory = _memory(call.hass)
+    data = call.data
+    client_id, store = data[ATTR_CLIENT_ID], data[ATTR_STORE]
+    importance = data[ATTR_IMPORTANCE]
+    stored: dict[str, Any]
+    try:
+        if store == STORE_PROCEDURAL:
+            procedure = await memory.remember_procedure(
+                client_id,
+                data.get(ATTR_NAME, ""),
+                data.get(ATTR_STEPS, []),
+                prerequisites=data.get(ATTR_PREREQUISITES, []),
+                difficulty=data.get(ATTR_DIFFICULTY),
+                success_criteria=data.get(ATTR_SUCCESS_CRITERIA),
+                importance=importance,
+                source=SOURCE,
+            )
+            stored = procedure.as_dict()
+        elif store == STORE_AFFECTIVE:
+            if ATTR_SENTIMENT not in data:
+                raise _invalid("an affective memory needs a sentiment from -1 to 1")
+            feeling = await memory.remember_feeling(
+                client_id,
+                data[ATTR_SENTIMENT],
+                data.get(ATTR_CONTENT, ""),
+                emotions=data.get(ATTR_EMOTIONS, []),
+                triggers=data.get(ATTR_TRIGGERS, []),
+                importance=importance,
+                source=SOURCE,
+            )
+            stored = feeling.as_dict()
+        else:
+            fact = await memory.remember(
+                client_id,
+                data[ATTR_KIND],
+                data.get(ATTR_CONTENT, ""),
+                importance=importance,
+                source=SOURCE,
+            )
+            stored = {"store": STORE_FACTUAL, **fact.as_dict()}
+    except MemoryError as err:
+        raise _invalid(str(err)) from err
+    return {"memory": stored}
+
+
+async def _async_list_memories(call: ServiceCall) -> ServiceResponse:
+    """A client's memories of every store (or one), newest first."""
+    client_id = call.data[ATTR_CLIENT_ID]
+    memories = await _memory(call.hass).overview(
+        client_id, call.data.get(ATTR_STORE), call.data[ATTR_LIMIT]
+    )
+    return {"client_id": client_id, "memories": memories}
+
+
+async def _async_forget_memory(call: ServiceCall) -> None:
+    """Delete one memory of any store."""
+    store, memory_id = call.data[ATTR_STORE], call.data[ATTR_MEMORY_ID]
+    if not await _memory(call.hass).forget(memory_id, call.data.get(ATTR_CLIENT_ID), store=store):
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="memory_not_found",
+            translation_placeholders={"store": store, "memory_id": str(memory_id)},
+        )
+
+
+async def _async_export_memories(call: ServiceCall) -> ServiceResponse:
+    """Everything remembered about a client, store by store."""
+    return await _memory(call.hass).export(call.data[ATTR_CLIENT_ID])
+
+
+@callback
+def async_setup_memory_services(hass: HomeAssistant) -> None:
+    """Register the memory actions (once per Home Assistant instance)."""
+    hass.services.async_register(
+        DOMAIN,
+        SERVICE_ADD_MEMORY,
+        _async_add_memory,
+        schema=ADD_MEMORY_SCHEMA,
+        supports_response=SupportsResponse.OPTIONAL,
+    )
+    hass.services.async_register(
+        DOMAIN,
+        SERVICE_LIST_MEMORIES,
+        _async_list_memories,
+        schema=LIST_MEMORIES_SCHEMA,
+        supports_response=SupportsResponse.ONLY,
+    )
+    hass.services.async_register(
+        DOMAIN, SERVICE_FORGET_MEMORY, _async_forget_memory, schema=FORGET_MEMORY_SCHEMA
+    )
+    hass.services.async_register(
+        DOMAIN,
+        SERVICE_EXPORT_MEMORIES,
+        _async_export_memories,
+        schema=EXPORT_MEMORIES_SCHEMA,
+        supports_response=SupportsResponse.ONLY,
+    )
