@@ -276,6 +276,9 @@ async def test_valid_transcript_fields_are_accepted(
     await ws.send_json({"type": "transcript", "text": "no event id given here"})
     ack = await ws.receive_json(timeout=5)
     assert len(ack["event_id"]) == 36  # a UUID was assigned
+    await ws.send_json({"type": "transcript", "text": "numeric id", "event_id": 42})
+    ack = await ws.receive_json(timeout=5)
+    assert ack["event_id"] == "42"
 
 
 async def test_question_gets_answer_card_and_feedback_is_stored(

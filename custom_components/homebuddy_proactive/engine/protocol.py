@@ -102,6 +102,8 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
     event_id = data.get("event_id")
     if event_id is None:
         event_id = str(uuid.uuid4())
+    elif isinstance(event_id, int) and not isinstance(event_id, bool):
+        event_id = str(event_id)  # numeric result ids are ids too
     elif not isinstance(event_id, str) or not event_id.strip():
         raise ProtocolError(ERROR_INVALID_MESSAGE, "event_id must be a non-empty string")
     elif len(event_id) > MAX_ID_CHARACTERS:
