@@ -1,4 +1,4 @@
-"""Diagnostics: configuration, counters and table sizes; never transcripts or tokens."""
+"""Diagnostics: configuration, counters and table sizes; never transcripts, memories or tokens."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ async def async_get_config_entry_diagnostics(
     """Return what helps debugging without personal data."""
     runtime = entry.runtime_data
     engine = runtime.engine
+    last_maintenance = await engine.memory.last_maintenance()
     return {
         "entry": async_redact_data(
             {"data": dict(entry.data), "options": dict(entry.options)}, TO_REDACT
@@ -36,6 +37,10 @@ async def async_get_config_entry_diagnostics(
         "store": {
             "schema_version": await runtime.store.schema_version(),
             "rows": await runtime.store.counts(),
+        },
+        "memory": {
+            "rows": await engine.memory.counts(),
+            "last_maintenance": last_maintenance.isoformat() if last_maintenance else None,
         },
         "last_insight": async_redact_data(
             {

@@ -1,9 +1,10 @@
-"""Memory actions: add, list, forget and export what HomeBuddy remembers about a client.
+"""Memory actions: add, list, correct, forget and export what HomeBuddy remembers about a client.
 
 Registered once per Home Assistant instance from ``async_setup``; they act on the loaded entry
 (the integration allows a single one). Every store is reachable, so nothing is remembered that
-the user cannot see and delete: factual, procedural and affective memories can be added;
-episodes and short-term turns come from conversations and are listed, exported and forgotten.
+the user cannot see, correct and delete: factual, procedural and affective memories can be
+added; episodes and short-term turns come from conversations and are listed, exported and
+forgotten; every long-term memory can be corrected.
 """
 
 from __future__ import annotations
@@ -23,20 +24,25 @@ from homeassistant.helpers import config_validation as cv
 
 from .const import DOMAIN
 from .engine.const import MEMORY_KINDS
+from .engine.episodes import TONES
 from .engine.memory import (
     DIFFICULTIES,
+    EDITABLE_FIELDS,
     MEMORY_STORES,
     STORE_AFFECTIVE,
     STORE_FACTUAL,
     STORE_PROCEDURAL,
     MemoryEngine,
     MemoryError,
+    MemoryNotFoundError,
+    memory_dict,
 )
 from .engine.protocol import validate_identifier
 from .models import HomeBuddyRuntimeData
 
 SERVICE_ADD_MEMORY: Final = "add_memory"
 SERVICE_LIST_MEMORIES: Final = "list_memories"
+SERVICE_UPDATE_MEMORY: Final = "update_memory"
 SERVICE_FORGET_MEMORY: Final = "forget_memory"
 SERVICE_EXPORT_MEMORIES: Final = "export_memories"
 
@@ -53,6 +59,8 @@ ATTR_SUCCESS_CRITERIA: Final = "success_criteria"
 ATTR_SENTIMENT: Final = "sentiment"
 ATTR_EMOTIONS: Final = "emotions"
 ATTR_TRIGGERS: Final = "triggers"
+ATTR_TOPICS: Final = "topics"
+ATTR_EMOTIONAL_TONE: Final = "emotional_tone"
 ATTR_MEMORY_ID: Final = "memory_id"
 ATTR_LIMIT: Final = "limit"
 
@@ -94,6 +102,28 @@ LIST_MEMORIES_SCHEMA: Final = vol.Schema(
         vol.Required(ATTR_CLIENT_ID): _client_id,
         vol.Optional(ATTR_STORE): vol.In(MEMORY_STORES),
         vol.Optional(ATTR_LIMIT, default=100): vol.All(vol.Coerce(int), vol.Range(min=1, max=1000)),
+    }
+)
+# Every field but the id, the store and the client is a change; the engine checks which ones
+# the memory's store has.
+UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
+    {
+        vol.Required(ATTR_MEMORY_ID): vol.All(vol.Coerce(int), vol.Range(min=1)),
+        vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(tuple(EDITABLE_FIELDS)),
+        vol.Optional(ATTR_CLIENT_ID): _client_id,
+        vol.Optional(ATTR_CONTENT): cv.string,
+        vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
+        vol.Optional(ATTR_IMPORTANCE): vol.All(vol.Coerce(float), vol.Range(min=0, max=1)),
+        vol.Optional(ATTR_NAME): cv.string,
+        vol.Optional(ATTR_STEPS): _TEXTS,
+        vol.Optional(ATTR_PREREQUISITES): _TEXTS,
+        vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
+        vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
+        vol.Optional(ATTR_SENTIMENT): vol.All(vol.Coerce(float), vol.Range(min=-1, max=1)),
+        vol.Optional(ATTR_EMOTIONS): _TEXTS,
+        vol.Optional(ATTR_TRIGGERS): _TEXTS,
+        vol.Optional(ATTR_TOPICS): _TEXTS,
+        vol.Optional(ATTR_EMOTIONAL_TONE): vol.In(TONES),
     }
 )
 FORGET_MEMORY_SCHEMA: Final = vol.Schema(
@@ -178,15 +208,43 @@ async def _async_list_memories(call: ServiceCall) -> ServiceResponse:
     return {"client_id": client_id, "memories": memories}
 
 
+async def _async_update_memory(call: ServiceCall) -> ServiceResponse:
+    """Correct one long-term memory; return it as it is now stored."""
+    memory = _memory(call.hass)
+    store, memory_id = call.data[ATTR_STORE], call.data[ATTR_MEMORY_ID]
+    changes = {
+        field: value
+        for field, value in call.data.items()
+        if field not in (ATTR_MEMORY_ID, ATTR_STORE, ATTR_CLIENT_ID)
+    }
+    try:
+        revised = await memory.revise(
+            memory_id, changes, call.data.get(ATTR_CLIENT_ID), store=store
+        )
+    except MemoryNotFoundError as err:
+        raise _not_found(store, memory_id) from err
+    except MemoryError as err:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="invalid_memory_update",
+            translation_placeholders={"error": str(err)},
+        ) from err
+    return {"memory": memory_dict(revised)}
+
+
+def _not_found(store: str, memory_id: int) -> ServiceValidationError:
+    return ServiceValidationError(
+        translation_domain=DOMAIN,
+        translation_key="memory_not_found",
+        translation_placeholders={"store": store, "memory_id": str(memory_id)},
+    )
+
+
 async def _async_forget_memory(call: ServiceCall) -> None:
     """Delete one memory of any store."""
     store, memory_id = call.data[ATTR_STORE], call.data[ATTR_MEMORY_ID]
     if not await _memory(call.hass).forget(memory_id, call.data.get(ATTR_CLIENT_ID), store=store):
-        raise ServiceValidationError(
-            translation_domain=DOMAIN,
-            translation_key="memory_not_found",
-            translation_placeholders={"store": store, "memory_id": str(memory_id)},
-        )
+        raise _not_found(store, memory_id)
 
 
 async def _async_export_memories(call: ServiceCall) -> ServiceResponse:
@@ -210,6 +268,13 @@ def async_setup_memory_services(hass: HomeAssistant) -> None:
         _async_list_memories,
         schema=LIST_MEMORIES_SCHEMA,
         supports_response=SupportsResponse.ONLY,
+    )
+    hass.services.async_register(
+        DOMAIN,
+        SERVICE_UPDATE_MEMORY,
+        _async_update_memory,
+        schema=UPDATE_MEMORY_SCHEMA,
+        supports_response=SupportsResponse.OPTIONAL,
     )
     hass.services.async_register(
         DOMAIN, SERVICE_FORGET_MEMORY, _async_forget_memory, schema=FORGET_MEMORY_SCHEMA

@@ -23,15 +23,22 @@ from custom_components.homebuddy_proactive.engine.memory import (
     STORE_SHORT_TERM,
     MemoryEngine,
     MemoryError,
+    MemoryNotFoundError,
     ScoreWeights,
+    memory_dict,
     memory_ref,
     memory_score,
     parse_memory_ref,
     weights_from_config,
 )
 from custom_components.homebuddy_proactive.engine.memory_search import search_text
+from custom_components.homebuddy_proactive.engine.memory_store import (
+    AffectRecord,
+    EpisodeRecord,
+    ProcedureRecord,
+)
 from custom_components.homebuddy_proactive.engine.model import OllamaModel
-from custom_components.homebuddy_proactive.engine.store import ProactiveStore
+from custom_components.homebuddy_proactive.engine.store import MemoryRecord, ProactiveStore
 from tests.engine.conftest import EngineHarness
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
 
@@ -731,6 +738,191 @@ async def test_every_store_can_be_listed_and_forgotten(memories: Factory) -> Non
     assert await e.overview("c1") == []
     # Forgotten memories are gone from the search index too.
     assert await e.retrieve("c1", "garden roses boiler Léa happy", 10) == []
+
+
+async def test_a_corrected_fact_is_found_by_its_new_words_only(memories: Factory) -> None:
+    """An edit changes what is listed and what retrieval finds; history stays."""
+    m = await memories()
+    fact = await m.engine.remember("c1", "fact", "The plumber is Jean", importance=0.4)
+    await m.engine.retrieve("c1", "call the plumber", 3)
+    m.clock.advance(hours=1)
+
+    revised = await m.engine.revise(
+        fact.id, {"content": "The electrician is Marcel", "kind": "person", "importance": 0.9}
+    )
+    assert isinstance(revised, MemoryRecord)
+    assert (revised.id, revised.kind, revised.content, revised.importance) == (
+        fact.id,
+        "person",
+        "The electrician is Marcel",
+        0.9,
+    )
+    assert (revised.created_at, revised.access_count, revised.source) == (T0, 1, "user")
+    [listed] = await stored(m, STORE_FACTUAL)
+    assert listed == memory_dict(revised)
+    assert [r.id for r in await m.engine.retrieve("c1", "Who is the electrician?", 3)] == [fact.id]
+    assert await m.engine.retrieve("c1", "call the plumber Jean", 3) == []
+    # The new text counts as what was said: saying it again restates, not duplicates.
+    again = await m.engine.remember("c1", "person", "the electrician is MARCEL")
+    assert again.id == fact.id
+    # Only the importance: the text (and its index entry) stay.
+    await m.engine.revise(fact.id, {"importance": 0.2}, "c1")
+    assert [r.id for r in await m.engine.retrieve("c1", "Marcel", 3)] == [fact.id]
+
+
+async def test_every_long_term_store_can_be_corrected(memories: Factory) -> None:
+    """Procedures, feelings and closed episodes are edited and searched by their new words."""
+    m = await memories()
+    e = m.engine
+    procedure = await e.remember_procedure(
+        "c1", "Reset the boiler", ["Hold reset"], difficulty="hard", success_criteria="A flame"
+    )
+    m.clock.advance(minutes=5)
+    revised = await e.revise(
+        procedure.id,
+        {
+            "content": "Bleed the radiators",
+            "steps": ["Turn the valve key", " Catch the water "],
+            "prerequisites": ["Heating off"],
+            "difficulty": None,
+            "success_criteria": None,
+        },
+        "c1",
+        store=STORE_PROCEDURAL,
+    )
+    assert isinstance(revised, ProcedureRecord)
+    assert revised.name == "Bleed the radiators"
+    assert revised.steps == ("Turn the valve key", "Catch the water")
+    assert revised.prerequisites == ("Heating off",)
+    assert (revised.difficulty, revised.success_criteria) == (None, None)
+    assert revised.updated_at == T0 + timedelta(minutes=5)
+    assert revised.created_at == T0
+    assert await e.procedure("c1", "reset the boiler") is None
+    found = await e.procedure("c1", "BLEED the radiators")
+    assert found is not None
+    assert found.id == procedure.id
+
+    feeling = await e.remember_feeling("c1", 0.6, "Happy about the garden", emotions=["joy"])
+    revised_feeling = await e.revise(
+        feeling.id,
+        {"content": "Sad about the frost on the lemon tree", "sentiment": -0.5, "emotions": []},
+        store=STORE_AFFECTIVE,
+    )
+    assert isinstance(revised_feeling, AffectRecord)
+    assert (revised_feeling.context, revised_feeling.sentiment) == (
+        "Sad about the frost on the lemon tree",
+        -0.5,
+    )
+    assert revised_feeling.emotions == ()
+
+    await talk(m, *GARDEN_TALK)
+    await e.close_episode("c1", "s1")
+    [episode] = await stored(m, STORE_EPISODIC)
+    revised_episode = await e.revise(
+        episode["id"],
+        {"summary": "Anna planned the winter pruning.", "topics": ["pruning", "winter"]},
+        store=STORE_EPISODIC,
+    )
+    assert isinstance(revised_episode, EpisodeRecord)
+    assert revised_episode.summary == "Anna planned the winter pruning."
+    assert revised_episode.summary_source == "user"
+    assert revised_episode.topics == ("pruning", "winter")
+    assert [t.text for t in revised_episode.turns] == list(GARDEN_TALK)
+
+    kinds = {r.kind for r in await e.retrieve("c1", "radiators valve frost lemon pruning", 10)}
+    assert kinds == {"procedure", "feeling", "episode"}
+    assert await e.retrieve("c1", "boiler reset happy roses gloves", 10) == []
+
+
+async def test_corrections_are_validated_and_scoped(memories: Factory) -> None:
+    """Bad changes, unknown ids and other clients' memories are refused; nothing changes."""
+    m = await memories()
+    e = m.engine
+    fact = await e.remember("c1", "fact", "Léa is 7")
+    procedure = await e.remember_procedure("c1", "Reset the boiler", ["Hold reset"])
+    await e.remember_procedure("c1", "Bleed the radiators", ["Turn the key"])
+    await talk(m, "We talked about the garden.")
+    [episode] = await stored(m, STORE_EPISODIC)
+    [turn] = await stored(m, STORE_SHORT_TERM)
+    refused: list[tuple[dict[str, Any], str, str]] = [
+        ({"kind": "opinion"}, STORE_FACTUAL, "kind must be one of"),
+        ({"content": "  "}, STORE_FACTUAL, "content must not be empty"),
+        ({"content": "x" * 2001}, STORE_FACTUAL, "at most 2000 characters"),
+        ({"content": 7}, STORE_FACTUAL, "content must be a text"),
+        ({"importance": 2}, STORE_FACTUAL, "importance must be between 0 and 1"),
+        ({"importance": "high"}, STORE_FACTUAL, "importance must be between 0 and 1"),
+        ({"importance": True}, STORE_FACTUAL, "importance must be between 0 and 1"),
+        ({"client_id": "c2"}, STORE_FACTUAL, "no editable field 'client_id'"),
+        ({}, STORE_FACTUAL, "nothing to change"),
+        ({"steps": []}, STORE_PROCEDURAL, "at least one step"),
+        ({"steps": "Hold reset"}, STORE_PROCEDURAL, "list of texts"),
+        ({"difficulty": "extreme"}, STORE_PROCEDURAL, "difficulty must be one of"),
+        ({"name": "BLEED the radiators"}, STORE_PROCEDURAL, "another procedure of that name"),
+        ({"content": "x", "name": "y"}, STORE_PROCEDURAL, "content or name, not both"),
+        ({"kind": "fact"}, STORE_PROCEDURAL, "no editable field 'kind'"),
+        ({"sentiment": -2}, STORE_AFFECTIVE, "sentiment must be between -1 and 1"),
+        ({"summary": "Not yet"}, STORE_EPISODIC, "still going on"),
+        ({"emotional_tone": "furious"}, STORE_EPISODIC, "emotional_tone must be one of"),
+        ({"content": "x"}, STORE_SHORT_TERM, "cannot be edited, only forgotten"),
+        ({"content": "x"}, "dreams", "store must be one of"),
+    ]
+    ids = {
+        STORE_FACTUAL: fact.id,
+        STORE_PROCEDURAL: procedure.id,
+        STORE_EPISODIC: episode["id"],
+        STORE_SHORT_TERM: turn["id"],
+    }
+    for changes, store, message in refused:
+        with pytest.raises(MemoryError, match=message):
+            await e.revise(ids.get(store, 1), changes, store=store)
+    with pytest.raises(MemoryNotFoundError, match="no factual memory with id 12345"):
+        await e.revise(12345, {"content": "x"})
+    with pytest.raises(MemoryNotFoundError) as err:
+        await e.revise(fact.id, {"content": "Léa is 8"}, "c2")
+    assert (err.value.store, err.value.memory_id) == (STORE_FACTUAL, fact.id)
+    with pytest.raises(MemoryNotFoundError):
+        await e.revise(fact.id, {"importance": 0.1}, store=STORE_AFFECTIVE)
+    # An open episode's importance may change; its text waits for the episode to close.
+    assert (await e.revise(episode["id"], {"importance": 0.9}, store=STORE_EPISODIC)).importance
+    [unchanged] = await e.list("c1")
+    assert (unchanged.content, unchanged.kind, unchanged.importance) == ("Léa is 7", "fact", 0.5)
+    assert [r.id for r in await e.retrieve("c1", "Léa", 3)] == [fact.id]
+
+
+async def test_a_corrected_summary_is_not_replaced_by_the_model(
+    memories: Factory, fake_ollama: FakeOllama
+) -> None:
+    """The model's summary arriving after the user's correction does not overwrite it."""
+    m = await memories(fake_ollama.url)
+    fake_ollama.queue(FakeReply(content=SUMMARY, delay=0.3))
+    await talk(m, *GARDEN_TALK)
+    await m.engine.close_episode("c1", "s1")
+    [episode] = await stored(m, STORE_EPISODIC)
+    await m.engine.revise(episode["id"], {"content": "Roses, pruned."}, store=STORE_EPISODIC)
+    await m.engine.settle()
+    assert fake_ollama.chat_count == 1
+    [episode] = await stored(m, STORE_EPISODIC)
+    assert (episode["summary"], episode["summary_source"]) == ("Roses, pruned.", "user")
+    assert await stored(m, STORE_AFFECTIVE) == []
+
+
+async def test_counts_are_numbers_per_store(memories: Factory) -> None:
+    """Diagnostics get how many memories each store holds."""
+    m = await memories()
+    assert await m.engine.counts() == dict.fromkeys(
+        (STORE_FACTUAL, STORE_EPISODIC, STORE_PROCEDURAL, STORE_AFFECTIVE, STORE_SHORT_TERM), 0
+    )
+    await m.engine.remember("c1", "fact", "Léa is 7")
+    await m.engine.remember("c2", "fact", "Léa is 8")
+    await m.engine.remember_procedure("c1", "Reset the boiler", ["Hold reset"])
+    await talk(m, *GARDEN_TALK)
+    assert await m.engine.counts() == {
+        STORE_FACTUAL: 2,
+        STORE_EPISODIC: 1,
+        STORE_PROCEDURAL: 1,
+        STORE_AFFECTIVE: 0,
+        STORE_SHORT_TERM: 3,
+    }
 
 
 async def test_a_v2_file_is_migrated_and_its_memories_become_searchable(tmp_path: Path) -> None:

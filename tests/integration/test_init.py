@@ -54,13 +54,34 @@ async def test_home_assistant_stop_closes_the_store(
 async def test_diagnostics_redact_personal_data(
     hass: HomeAssistant, init_integration: MockConfigEntry, hass_client
 ) -> None:
-    """Diagnostics carry counters, never the URL, transcripts or ids."""
+    """Diagnostics carry counters, never the URL, transcripts, memories or ids."""
     engine = init_integration.runtime_data.engine
-    await engine.memory.remember("glasses-01", "preference", "Secret preference text")
+    memory = engine.memory
+    await memory.remember("glasses-01", "preference", "Secret preference text")
+    await memory.remember("global", "fact", "Secret global fact")
+    await memory.remember_procedure("glasses-01", "Secret procedure", ["Secret step"])
+    await memory.remember_feeling("glasses-01", -0.5, "Secret feeling")
+    for text in ("Secret turn one.", "Secret turn two."):
+        await memory.observe_turn("glasses-01", "secret-session", text, speaker="Anna")
+    await hass.async_block_till_done(wait_background_tasks=True)
+    last_maintenance = await memory.last_maintenance()
+    assert last_maintenance is not None
+
     diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, init_integration)
     text = str(diagnostics)
-    assert "Secret preference text" not in text
+    for secret in ("Secret", "glasses-01", "secret-session", "Anna"):
+        assert secret not in text
     assert init_integration.data["url"] not in text
     assert diagnostics["entry"]["data"]["url"] == "**REDACTED**"
-    assert diagnostics["store"]["rows"]["memories"] == 1
+    assert diagnostics["store"]["rows"]["memories"] == 2
+    assert diagnostics["memory"] == {
+        "rows": {
+            "factual": 2,
+            "episodic": 1,
+            "procedural": 1,
+            "affective": 1,
+            "short_term": 2,
+        },
+        "last_maintenance": last_maintenance.isoformat(),
+    }
     assert diagnostics["engine"]["detector_mode"] == "heuristic"

@@ -21,7 +21,13 @@ from custom_components.homebuddy_proactive.const import DOMAIN
 from custom_components.homebuddy_proactive.engine.memory import MemoryEngine
 
 INTEGRATION = Path(__file__).resolve().parents[2] / "custom_components" / DOMAIN
-MEMORY_SERVICES = ("add_memory", "list_memories", "forget_memory", "export_memories")
+MEMORY_SERVICES = (
+    "add_memory",
+    "list_memories",
+    "update_memory",
+    "forget_memory",
+    "export_memories",
+)
 
 
 async def call(hass: HomeAssistant, service: str, **data: Any) -> Any:
@@ -153,6 +159,12 @@ async def test_invalid_memories_are_translated_errors(
         ("list_memories", {"client_id": "c", "store": "dreams"}),
         ("list_memories", {}),
         ("forget_memory", {"memory_id": 0}),
+        ("update_memory", {"memory_id": 0, "content": "x"}),
+        ("update_memory", {"memory_id": 1, "store": "short_term", "content": "x"}),
+        ("update_memory", {"memory_id": 1, "importance": 2}),
+        ("update_memory", {"memory_id": 1, "kind": "opinion"}),
+        ("update_memory", {"memory_id": 1, "store": "episodic", "emotional_tone": "furious"}),
+        ("update_memory", {"memory_id": 1, "client_id": " padded ", "content": "x"}),
         ("export_memories", {"client_id": "x" * 200}),
     ],
 )
@@ -162,6 +174,147 @@ async def test_schemas_refuse_bad_data(
     """Voluptuous schemas stop malformed calls before the engine."""
     with pytest.raises(vol.Invalid):
         await call(hass, service, **data)
+
+
+async def test_memories_can_be_corrected(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """A corrected memory is returned, listed and found by its new words, in every store."""
+    memory = memory_of(init_integration)
+    added = (await call(hass, "add_memory", client_id="glasses-1", content="The plumber is Jean"))[
+        "memory"
+    ]
+    updated = await call(
+        hass,
+        "update_memory",
+        memory_id=added["id"],
+        client_id="glasses-1",
+        content="The electrician is Marcel",
+        kind="person",
+        importance=0.8,
+    )
+    assert updated["memory"] == {
+        **added,
+        "content": "The electrician is Marcel",
+        "kind": "person",
+        "importance": 0.8,
+    }
+    listed = await call(hass, "list_memories", client_id="glasses-1")
+    assert listed["memories"] == [updated["memory"]]
+    assert [r.id for r in await memory.retrieve("glasses-1", "the electrician", 3)] == [added["id"]]
+    assert await memory.retrieve("glasses-1", "the plumber Jean", 3) == []
+    # Without asking for the response, the change is made all the same.
+    assert (
+        await hass.services.async_call(
+            DOMAIN,
+            "update_memory",
+            {"memory_id": added["id"], "importance": 0.3},
+            blocking=True,
+        )
+        is None
+    )
+    assert [m.importance for m in await memory.list("glasses-1")] == [0.3]
+
+    procedure = await call(
+        hass,
+        "add_memory",
+        client_id="glasses-1",
+        store="procedural",
+        name="Reset the boiler",
+        steps=["Hold reset"],
+    )
+    revised = await call(
+        hass,
+        "update_memory",
+        memory_id=procedure["memory"]["id"],
+        store="procedural",
+        steps=["Open the panel", "Hold reset for ten seconds"],
+        difficulty="medium",
+    )
+    assert revised["memory"]["steps"] == ["Open the panel", "Hold reset for ten seconds"]
+    assert revised["memory"]["difficulty"] == "medium"
+    assert revised["memory"]["name"] == "Reset the boiler"
+    feeling = await call(
+        hass,
+        "add_memory",
+        client_id="glasses-1",
+        store="affective",
+        content="Talking about the hospital",
+        sentiment=-0.6,
+    )
+    revised = await call(
+        hass,
+        "update_memory",
+        memory_id=feeling["memory"]["id"],
+        store="affective",
+        content="Talking about the dentist",
+        sentiment=-0.2,
+        triggers="dentist",
+    )
+    assert revised["memory"]["context"] == "Talking about the dentist"
+    assert (revised["memory"]["sentiment"], revised["memory"]["triggers"]) == (-0.2, ["dentist"])
+    for text in ("The roses need pruning.", "The garden roses are old.", "Roses again."):
+        await memory.observe_turn("glasses-1", "s1", text, speaker="Anna")
+    await memory.close_episode("glasses-1", "s1")
+    [episode] = (await call(hass, "list_memories", client_id="glasses-1", store="episodic"))[
+        "memories"
+    ]
+    revised = await call(
+        hass,
+        "update_memory",
+        memory_id=episode["id"],
+        store="episodic",
+        content="Anna planned the winter pruning.",
+        topics=["pruning"],
+        emotional_tone="positive",
+    )
+    assert revised["memory"]["summary"] == "Anna planned the winter pruning."
+    assert revised["memory"]["topics"] == ["pruning"]
+    assert revised["memory"]["emotional_tone"] == "positive"
+    assert revised["memory"]["summary_source"] == "user"
+    json.dumps(revised)  # a response must be plain JSON
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"content": "   "}, "content must not be empty"),
+        ({"content": "x" * 2001}, "at most 2000 characters"),
+        ({}, "nothing to change"),
+        ({"steps": ["a"]}, "no editable field 'steps'"),
+        ({"store": "procedural", "kind": "task"}, "no editable field 'kind'"),
+    ],
+)
+async def test_invalid_corrections_are_translated_errors(
+    hass: HomeAssistant, init_integration: MockConfigEntry, data: dict[str, Any], error: str
+) -> None:
+    """What the engine refuses in a correction comes back as a translated validation error."""
+    added = await call(hass, "add_memory", client_id="glasses-1", content="Léa is 7")
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "update_memory", memory_id=added["memory"]["id"], **data)
+    assert err.value.translation_key == "invalid_memory_update"
+    assert error in err.value.translation_placeholders["error"]
+    [unchanged] = (await call(hass, "list_memories", client_id="glasses-1"))["memories"]
+    assert unchanged == added["memory"]
+
+
+async def test_correcting_a_missing_memory_says_so(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """An unknown id, or another client's memory, is a translated not-found error."""
+    added = await call(hass, "add_memory", client_id="glasses-1", content="Léa is 7")
+    memory_id = added["memory"]["id"]
+    for data in (
+        {"memory_id": memory_id, "client_id": "glasses-2"},
+        {"memory_id": memory_id, "store": "affective"},
+        {"memory_id": 12345},
+    ):
+        with pytest.raises(ServiceValidationError) as err:
+            await call(hass, "update_memory", content="Léa is 8", **data)
+        assert err.value.translation_key == "memory_not_found"
+        assert err.value.translation_placeholders["memory_id"] == str(data["memory_id"])
+    [unchanged] = (await call(hass, "list_memories", client_id="glasses-1"))["memories"]
+    assert unchanged["content"] == "Léa is 7"
 
 
 async def test_forgetting_a_missing_memory_says_so(
@@ -260,5 +413,10 @@ def test_every_action_and_field_is_described_in_every_language() -> None:
                 if select:
                     options = strings["selector"][select["translation_key"]]["options"]
                     assert set(select["options"]) <= set(options), (language, field)
-        for key in ("memories_unavailable", "invalid_memory", "memory_not_found"):
+        for key in (
+            "memories_unavailable",
+            "invalid_memory",
+            "invalid_memory_update",
+            "memory_not_found",
+        ):
             assert strings["exceptions"][key]["message"]

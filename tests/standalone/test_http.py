@@ -159,6 +159,7 @@ async def test_protected_endpoints_need_a_valid_bearer_token(
         ("POST", "/v1/auth/signout"),
         ("GET", "/v1/memories?client_id=c"),
         ("POST", "/v1/memories"),
+        ("PATCH", "/v1/memories/1"),
         ("DELETE", "/v1/memories/1"),
         ("GET", "/v1/ws?client_id=c&session_id=s"),
     ):
@@ -257,6 +258,63 @@ async def test_memories(http: aiohttp.ClientSession, server: ServerProcess) -> N
         assert "does not exist" in (await response.json())["detail"]
     async with http.get(url, params={"client_id": "memories-test"}, headers=headers) as response:
         assert [m["content"] for m in (await response.json())["memories"]] == ["Léa is 7"]
+
+
+async def test_memory_corrections(http: aiohttp.ClientSession, server: ServerProcess) -> None:
+    """PATCH corrects a memory (scoped by client when asked); 404 unknown, 400 invalid."""
+    headers = bearer(await sign_in(http, server))
+    url = f"{server.url}/v1/memories"
+    async with http.post(
+        url,
+        json={"client_id": "corrections-test", "kind": "fact", "content": "The plumber is Jean"},
+        headers=headers,
+    ) as response:
+        added = await response.json()
+    memory_url = f"{url}/{added['id']}"
+    change = {"content": "The electrician is Marcel", "kind": "person", "importance": 0.8}
+    async with http.patch(
+        memory_url, params={"client_id": "corrections-test"}, json=change, headers=headers
+    ) as response:
+        assert response.status == 200, await response.text()
+        corrected = await response.json()
+    assert corrected == {"store": "factual", **added, **change}
+    async with http.get(url, params={"client_id": "corrections-test"}, headers=headers) as r:
+        assert (await r.json())["memories"] == [corrected]
+
+    not_found: tuple[tuple[str, dict[str, str]], ...] = (
+        (memory_url, {"client_id": "someone-else"}),
+        (memory_url, {"store": "affective"}),
+        (f"{url}/987654321", {}),
+    )
+    for target, params in not_found:
+        async with http.patch(
+            target, params=params, json={"content": "x"}, headers=headers
+        ) as response:
+            assert response.status == 404, (target, params)
+            assert (await response.json())["error"] == "not_found"
+    bad: tuple[tuple[object, dict[str, str], str], ...] = (
+        ({"content": "  "}, {}, "content must not be empty"),
+        ({"importance": "high"}, {}, "importance must be between 0 and 1"),
+        ({"client_id": "other"}, {}, "no editable field 'client_id'"),
+        ({}, {}, "nothing to change"),
+        (["content"], {}, "JSON object"),
+        ({"content": "x"}, {"store": "short_term"}, "only forgotten"),
+        ({"content": "x"}, {"store": "dreams"}, "store must be one of"),
+        ({"content": "x"}, {"client_id": "x" * 200}, "at most 128"),
+    )
+    for body, params, message in bad:
+        async with http.patch(memory_url, params=params, json=body, headers=headers) as response:
+            assert response.status == 400, body
+            error = await response.json()
+        assert error["error"] == "bad_request"
+        assert message in error["detail"], (body, error)
+    async with http.patch(memory_url, data="{not json", headers=headers) as response:
+        assert response.status == 400
+    for bad_id in ("abc", "0", "-1"):
+        async with http.patch(f"{url}/{bad_id}", json={"content": "x"}, headers=headers) as r:
+            assert r.status == 400, bad_id
+    async with http.get(url, params={"client_id": "corrections-test"}, headers=headers) as r:
+        assert (await r.json())["memories"] == [corrected]
 
 
 MEMORY_BAD_INPUT: tuple[tuple[object, str], ...] = (

@@ -81,6 +81,51 @@ async def test_every_store_is_listed_and_deletable(client: Client) -> None:
     assert (await response.json())["memories"] == []
 
 
+async def test_every_long_term_store_can_be_corrected(client: Client) -> None:
+    """PATCH with ?store= corrects procedures, feelings and episodes."""
+    auth = await headers(client)
+    memory = client.app[API_KEY].runtime.engine.memory
+    procedure = await memory.remember_procedure("g1", "Reset the boiler", ["Hold reset"])
+    feeling = await memory.remember_feeling("g1", -0.5, "Worried about the hospital")
+    await memory.observe_turn("g1", "s1", "We talked about the garden")
+    await memory.close_episode("g1", "s1")
+    [episode] = await memory.overview("g1", "episodic")
+
+    changes = (
+        ("procedural", procedure.id, {"steps": ["Open the panel", "Hold reset"]}),
+        ("affective", feeling.id, {"content": "Calm about the dentist", "sentiment": 0.2}),
+        ("episodic", episode["id"], {"content": "Roses and gloves.", "topics": ["roses"]}),
+    )
+    for store, memory_id, change in changes:
+        response = await client.patch(
+            f"/v1/memories/{memory_id}",
+            params={"store": store, "client_id": "g1"},
+            json=change,
+            headers=auth,
+        )
+        assert response.status == 200, await response.text()
+        assert (await response.json())["store"] == store
+    listed = {
+        m["store"]: m
+        for m in (
+            await (
+                await client.get("/v1/memories", params={"client_id": "g1"}, headers=auth)
+            ).json()
+        )["memories"]
+    }
+    assert listed["procedural"]["steps"] == ["Open the panel", "Hold reset"]
+    assert (listed["affective"]["context"], listed["affective"]["sentiment"]) == (
+        "Calm about the dentist",
+        0.2,
+    )
+    assert (listed["episodic"]["summary"], listed["episodic"]["topics"]) == (
+        "Roses and gloves.",
+        ["roses"],
+    )
+    found = await memory.retrieve("g1", "dentist gloves panel", 5)
+    assert {r.kind for r in found} == {"procedure", "feeling", "episode"}
+
+
 async def test_an_unknown_store_is_a_bad_request(client: Client) -> None:
     """A store that does not exist is named in a 400."""
     auth = await headers(client)

@@ -21,6 +21,8 @@ TONE_NEUTRAL: Final = "neutral"
 TONES: Final = ("positive", "neutral", "negative", "mixed")
 SUMMARY_EXTRACTIVE: Final = "extractive"
 SUMMARY_MODEL: Final = "model"
+# Written or corrected by the user: no later model summary replaces it.
+SUMMARY_USER: Final = "user"
 MAX_SUMMARY_CHARACTERS: Final = 300
 MAX_TOPICS: Final = 5
 MAX_TOPIC_CHARACTERS: Final = 40

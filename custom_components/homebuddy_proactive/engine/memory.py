@@ -4,7 +4,8 @@ Seed 001's memory system made persistent: short-term turns, episodes, procedures
 memories and affective memories live in the engine's SQLite file (``memory_store.py``), scoped
 by client and ``global``. Retrieval searches all of a client's long-term memories through the
 FTS5 index and ranks the BM25 matches by relevance times the seed's score; maintenance applies
-the seed's decay rules on a schedule the host gives it. Nothing here logs a memory's contents.
+the seed's decay rules on a schedule the host gives it. The user lists, corrects, forgets and
+exports them through both hosts. Nothing here logs a memory's contents.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ import aiosqlite
 from .config import EngineConfig
 from .const import GLOBAL_CLIENT_ID, MEMORY_KINDS
 from .episodes import (
+    SUMMARY_USER,
     TONE_NEUTRAL,
+    TONES,
     SummaryError,
     extractive_summary,
     parse_summary,
@@ -46,6 +49,7 @@ from .memory_store import (
     STORE_SHORT_TERM,
     AffectRecord,
     EpisodeRecord,
+    LongTermRecord,
     MemoryStore,
     ProcedureRecord,
     ScoredMemory,
@@ -62,6 +66,7 @@ from .store import MemoryRecord, ProactiveStore
 
 __all__ = [
     "DIFFICULTIES",
+    "EDITABLE_FIELDS",
     "LONG_TERM_STORES",
     "MAINTENANCE_INTERVAL",
     "MEMORY_STORES",
@@ -73,8 +78,10 @@ __all__ = [
     "MaintenanceReport",
     "MemoryEngine",
     "MemoryError",
+    "MemoryNotFoundError",
     "Recollection",
     "ScoreWeights",
+    "memory_dict",
     "memory_ref",
     "memory_score",
     "parse_memory_ref",
@@ -110,9 +117,43 @@ SHORT_TERM_FORGET_AFTER: Final = timedelta(days=1)
 META_LAST_MAINTENANCE: Final = "memory_maintenance_last_run"
 EXPORT_LIMIT: Final = 1_000_000
 
+# What a user may correct in each long-term store; short-term turns are only forgotten.
+EDITABLE_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
+    STORE_FACTUAL: ("content", "kind", "importance"),
+    STORE_EPISODIC: ("summary", "topics", "emotional_tone", "importance"),
+    STORE_PROCEDURAL: (
+        "name",
+        "steps",
+        "prerequisites",
+        "difficulty",
+        "success_criteria",
+        "importance",
+    ),
+    STORE_AFFECTIVE: ("context", "sentiment", "emotions", "triggers", "importance"),
+}
+# ``content`` in an edit names the text each store lists as its ``content``.
+_CONTENT_FIELDS: Final[Mapping[str, str]] = {
+    STORE_FACTUAL: "content",
+    STORE_EPISODIC: "summary",
+    STORE_PROCEDURAL: "name",
+    STORE_AFFECTIVE: "context",
+}
+_LIST_FIELDS: Final = frozenset({"steps", "prerequisites", "topics", "emotions", "triggers"})
+_EPISODE_TEXT_FIELDS: Final = frozenset({"summary", "topics", "emotional_tone"})
+
 
 class MemoryError(ValueError):
     """A memory request is invalid."""
+
+
+class MemoryNotFoundError(MemoryError):
+    """No memory of that store has this id (or it is another client's)."""
+
+    def __init__(self, store: str, memory_id: int) -> None:
+        """Name the store and the id that were not found."""
+        super().__init__(f"there is no {store} memory with id {memory_id}")
+        self.store = store
+        self.memory_id = memory_id
 
 
 def memory_ref(store: str, memory_id: int) -> int:
@@ -304,8 +345,7 @@ class MemoryEngine:
         """Store an affective memory: a sentiment from -1 to 1, its context and triggers."""
         _check_client(client_id)
         _check_importance(importance)
-        if isinstance(sentiment, bool) or not -1.0 <= sentiment <= 1.0:
-            raise MemoryError("sentiment must be between -1 and 1")
+        _check_sentiment(sentiment)
         return await self.memories.add_affect(
             client_id=client_id,
             sentiment=float(sentiment),
@@ -418,8 +458,9 @@ class MemoryEngine:
         except SummaryError as err:
             self.model.report_invalid(f"episode summary: {err}")
             return
-        if await self.memories.get_episode(episode.episode_id) is None:
-            return  # forgotten meanwhile
+        current = await self.memories.get_episode(episode.episode_id)
+        if current is None or current.summary_source == SUMMARY_USER:
+            return  # forgotten or corrected by the user meanwhile
         await self.memories.set_episode_summary(episode.episode_id, summary)
         if summary.emotional_tone != TONE_NEUTRAL and (
             abs(summary.sentiment) >= AFFECT_MIN_SENTIMENT or summary.emotions
@@ -579,6 +620,47 @@ class MemoryEngine:
         """Delete a memory of any store; False when it did not exist."""
         return await self.memories.delete(_check_store(store), memory_id, client_id)
 
+    async def revise(
+        self,
+        memory_id: int,
+        changes: Mapping[str, Any],
+        client_id: str | None = None,
+        *,
+        store: str = STORE_FACTUAL,
+    ) -> LongTermRecord:
+        """Correct a long-term memory (only the given client's when ``client_id`` is set).
+
+        ``changes`` holds some of the store's :data:`EDITABLE_FIELDS`, validated as for a new
+        memory; the search index follows (the schema's triggers). Raises
+        :class:`MemoryNotFoundError` for an unknown id and :class:`MemoryError` for bad changes.
+        """
+        store = _check_store(store)
+        if store not in EDITABLE_FIELDS:
+            raise MemoryError(f"{store} memories cannot be edited, only forgotten")
+        columns = _edited_columns(store, _edit_fields(store, changes), self.clock())
+        record = await self.memories.get(store, memory_id)
+        if record is None or client_id not in (None, record.client_id):
+            raise MemoryNotFoundError(store, memory_id)
+        episode_open = isinstance(record, EpisodeRecord) and record.closed_at is None
+        if episode_open and _EPISODE_TEXT_FIELDS & set(columns):
+            raise MemoryError("this episode is still going on; edit it once it has closed")
+        if "name_key" in columns:
+            namesake = await self.memories.procedure_by_name(
+                (record.client_id,), columns["name_key"]
+            )
+            if namesake is not None and namesake.id != memory_id:
+                raise MemoryError("this client already has another procedure of that name")
+        if not await self.memories.update(store, memory_id, columns, record.client_id):
+            raise MemoryNotFoundError(store, memory_id)
+        revised = await self.memories.get(store, memory_id)
+        if revised is None:
+            raise MemoryNotFoundError(store, memory_id)
+        return revised
+
+    async def counts(self) -> dict[str, int]:
+        """How many memories each store holds (numbers only: for diagnostics)."""
+        return await self.memories.counts()
+
     async def feedback(self, memory_ids: Sequence[int], useful: bool) -> None:
         """Feedback on a card reaches the memories that fed it (:attr:`Recollection.ref` ids)."""
         by_store: dict[str, list[int]] = defaultdict(list)
@@ -720,6 +802,77 @@ def _prompt_text(
     return "feeling", f"{record.context} ({'; '.join(details)})"
 
 
+def memory_dict(record: LongTermRecord) -> dict[str, Any]:
+    """A long-term memory as :meth:`MemoryEngine.overview` lists it (with its ``store``)."""
+    return _as_dict(record, with_turns=False)
+
+
+def _edit_fields(store: str, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The changes under the store's own field names (``content`` resolved); names checked."""
+    if not isinstance(changes, Mapping):
+        raise MemoryError("the changes must be an object of fields")
+    fields = dict(changes)
+    main = _CONTENT_FIELDS[store]
+    if "content" in fields and main != "content":
+        if main in fields:
+            raise MemoryError(f"give content or {main}, not both")
+        fields[main] = fields.pop("content")
+    editable = EDITABLE_FIELDS[store]
+    for name in fields:
+        if name not in editable:
+            raise MemoryError(
+                f"{store} memories have no editable field {name!r}; editable: {', '.join(editable)}"
+            )
+    if not fields:
+        raise MemoryError(f"nothing to change; editable: {', '.join(editable)}")
+    return fields
+
+
+def _edited_columns(store: str, fields: Mapping[str, Any], now: datetime) -> dict[str, Any]:
+    """Validate edited fields as :meth:`MemoryEngine.remember` and its kin do; return columns."""
+    columns: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name == "importance":
+            _check_importance(value)
+            columns[name] = float(value)
+        elif name == "kind":
+            if value not in MEMORY_KINDS:
+                raise MemoryError(f"kind must be one of {', '.join(MEMORY_KINDS)}")
+            columns[name] = value
+        elif name in ("content", "summary", "context"):
+            columns[name] = _text(_string(value, name), name, MAX_MEMORY_CHARACTERS)
+        elif name == "name":
+            columns[name] = _text(_string(value, name), name, MAX_NAME_CHARACTERS)
+            columns["name_key"] = _name_key(columns[name])
+        elif name in _LIST_FIELDS:
+            if not isinstance(value, list | tuple):
+                raise MemoryError(f"{name} must be a list of texts")
+            columns[name] = _items(value, name)
+            if name == "steps" and not columns[name]:
+                raise MemoryError("steps must list at least one step")
+        elif name == "difficulty":
+            if value is not None and value not in DIFFICULTIES:
+                raise MemoryError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+            columns[name] = value
+        elif name == "success_criteria":
+            columns[name] = (
+                None if value is None else _text(_string(value, name), name, MAX_ITEM_CHARACTERS)
+            )
+        elif name == "sentiment":
+            _check_sentiment(value)
+            columns[name] = float(value)
+        elif name == "emotional_tone":
+            if value not in TONES:
+                raise MemoryError(f"emotional_tone must be one of {', '.join(TONES)}")
+            columns[name] = value
+    if store == STORE_PROCEDURAL:
+        columns["updated_at"] = now.isoformat()
+    if store == STORE_EPISODIC and _EPISODE_TEXT_FIELDS & set(columns):
+        # Marked as the user's, so a model summary still on its way does not replace it.
+        columns["summary_source"] = SUMMARY_USER
+    return columns
+
+
 def _as_dict(record: Any, *, with_turns: bool) -> dict[str, Any]:
     if isinstance(record, MemoryRecord):
         return factual_dict(record)
@@ -744,8 +897,23 @@ def _check_client(client_id: str) -> None:
 
 
 def _check_importance(importance: float) -> None:
-    if isinstance(importance, bool) or not 0.0 <= importance <= 1.0:
+    if not _is_number(importance) or not 0.0 <= importance <= 1.0:
         raise MemoryError("importance must be between 0 and 1")
+
+
+def _check_sentiment(sentiment: float) -> None:
+    if not _is_number(sentiment) or not -1.0 <= sentiment <= 1.0:
+        raise MemoryError("sentiment must be between -1 and 1")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _string(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise MemoryError(f"{name} must be a text")
+    return value
 
 
 def _check_store(store: str) -> str:

@@ -58,6 +58,27 @@ _CODES: Final = {
     STORE_AFFECTIVE: CODE_AFFECTIVE,
 }
 _STORE_OF_CODE: Final = {code: store for store, code in _CODES.items()}
+# Columns a user's edit may set (MemoryEngine.revise validates the values).
+_EDITABLE_COLUMNS: Final = {
+    STORE_FACTUAL: frozenset({"kind", "content", "importance"}),
+    STORE_EPISODIC: frozenset(
+        {"summary", "summary_source", "topics", "emotional_tone", "importance"}
+    ),
+    STORE_PROCEDURAL: frozenset(
+        {
+            "name",
+            "name_key",
+            "steps",
+            "prerequisites",
+            "difficulty",
+            "success_criteria",
+            "updated_at",
+            "importance",
+        }
+    ),
+    STORE_AFFECTIVE: frozenset({"sentiment", "emotions", "context", "triggers", "importance"}),
+}
+_JSON_COLUMNS: Final = frozenset({"topics", "steps", "prerequisites", "emotions", "triggers"})
 
 
 def store_code(store: str) -> int:
@@ -868,6 +889,35 @@ class MemoryStore:
         cursor = await self._db.execute(sql, args)
         await self._db.commit()
         return cursor.rowcount > 0
+
+    async def update(
+        self, store: str, memory_id: int, values: Mapping[str, Any], client_id: str | None
+    ) -> bool:
+        """Set columns of one long-term memory (only the given client's when ``client_id`` is
+        set); lists are stored as JSON. False when no such memory exists."""
+        unknown = set(values) - _EDITABLE_COLUMNS[store]
+        if unknown or not values:
+            raise ValueError(f"cannot set {sorted(unknown) or 'nothing'} on {store} memories")
+        params: dict[str, Any] = {
+            column: _dumps(list(value)) if column in _JSON_COLUMNS else value
+            for column, value in values.items()
+        }
+        assignments = ", ".join(f"{column} = :{column}" for column in values)
+        sql = f"UPDATE {_TABLES[store]} SET {assignments} WHERE id = :memory_id"
+        params["memory_id"] = memory_id
+        if client_id is not None:
+            sql += " AND client_id = :memory_client"
+            params["memory_client"] = client_id
+        cursor = await self._db.execute(sql, params)
+        await self._db.commit()
+        return cursor.rowcount > 0
+
+    async def counts(self) -> dict[str, int]:
+        """How many memories each store holds (no contents), for diagnostics."""
+        sql = " UNION ALL ".join(
+            f"SELECT '{store}', COUNT(*) FROM {table}" for store, table in _TABLES.items()
+        )
+        return {row[0]: int(row[1]) for row in await self._all(sql)}
 
     async def scored(
         self, store: str, ids: Sequence[int], now: datetime, weights: ScoreWeights

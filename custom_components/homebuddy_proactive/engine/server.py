@@ -34,7 +34,7 @@ from aiohttp.abc import AbstractAccessLogger
 from .config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
 from .const import DETECTOR_CONVERSATE, DETECTOR_MODES
 from .engine import ProactiveEngine
-from .memory import STORE_FACTUAL
+from .memory import STORE_FACTUAL, MemoryNotFoundError, memory_dict
 from .memory import MemoryError as MemoryRequestError
 from .model import ModelUnavailableError, OllamaModel
 from .protocol import validate_identifier
@@ -652,16 +652,39 @@ class StandaloneApi:
             raise RequestError(HTTPStatus.BAD_REQUEST, str(err)) from err
         return web.json_response({"client_id": client_id, "memories": memories})
 
-    async def delete_memory(self, request: web.Request) -> web.Response:
-        """``DELETE /v1/memories/{memory_id}[?store=…]`` (optionally only a given client's)."""
+    async def update_memory(self, request: web.Request) -> web.Response:
+        """``PATCH /v1/memories/{memory_id}[?store=…&client_id=…]``: correct a memory.
+
+        The body holds the fields to change (those of the store's ``EDITABLE_FIELDS``).
+        """
         await self._authenticate(request)
+        memory_id, client_id = self._memory_target(request)
+        changes = await self._json_object(request)
+        store = request.query.get("store", STORE_FACTUAL)
+        try:
+            revised = await self.runtime.engine.memory.revise(
+                memory_id, changes, client_id, store=store
+            )
+        except MemoryNotFoundError as err:
+            raise RequestError(HTTPStatus.NOT_FOUND, f"memory {memory_id} does not exist") from err
+        except MemoryRequestError as err:
+            raise RequestError(HTTPStatus.BAD_REQUEST, str(err)) from err
+        return web.json_response(memory_dict(revised))
+
+    def _memory_target(self, request: web.Request) -> tuple[int, str | None]:
+        """The memory id of the path and the optional ``client_id`` query parameter."""
         raw = request.match_info["memory_id"]
         if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
             raise RequestError(HTTPStatus.BAD_REQUEST, "memory id must be a positive integer")
-        memory_id = int(raw)
         client_id: str | None = None
         if "client_id" in request.query:
             client_id = self._identifier("client_id", request.query["client_id"])
+        return int(raw), client_id
+
+    async def delete_memory(self, request: web.Request) -> web.Response:
+        """``DELETE /v1/memories/{memory_id}[?store=…]`` (optionally only a given client's)."""
+        await self._authenticate(request)
+        memory_id, client_id = self._memory_target(request)
         try:
             store = request.query.get("store", STORE_FACTUAL)
             found = await self.runtime.engine.memory.forget(memory_id, client_id, store=store)
@@ -695,6 +718,7 @@ def create_app(
     app.router.add_get("/v1/ws", api.websocket)
     app.router.add_post("/v1/memories", api.add_memory)
     app.router.add_get("/v1/memories", api.list_memories)
+    app.router.add_patch("/v1/memories/{memory_id}", api.update_memory)
     app.router.add_delete("/v1/memories/{memory_id}", api.delete_memory)
     return app
 
