@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from homeassistant.components.sensor import (
@@ -15,6 +16,7 @@ from homeassistant.components.sensor import (
 from homeassistant.const import EntityCategory
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+from homeassistant.helpers.event import async_track_time_change
 from homeassistant.helpers.typing import StateType
 from homeassistant.util import dt as dt_util
 
@@ -115,6 +117,14 @@ class HomeBuddySensor(HomeBuddyEntity, SensorEntity):
         engine = self.entry.runtime_data.engine
         self.async_on_remove(engine.add_insight_listener(lambda _insight: self._update()))
         self.async_on_remove(engine.add_state_listener(self._update))
+        # "Insights today" starts again from zero at local midnight.
+        self.async_on_remove(
+            async_track_time_change(self.hass, self._midnight, hour=0, minute=0, second=0)
+        )
+
+    @callback
+    def _midnight(self, _now: datetime) -> None:
+        self.async_write_ha_state()
 
     @callback
     def _update(self) -> None:

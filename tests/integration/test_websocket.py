@@ -618,3 +618,57 @@ async def test_only_the_newest_utterance_triggers(
     ack = await send_final(ws, "We bought bread there last week.", "s1")
     assert ack["triggered"] is False
     assert fake_ollama.chat_count == 1
+
+
+async def test_language_model_status_sensor_follows_ollama(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    connect: Connect,
+    fake_ollama: FakeOllama,
+) -> None:
+    """The status sensor turns unavailable when Ollama fails and ok when it answers again."""
+    sensor = "sensor.homebuddy_proactive_language_model_status"
+    assert hass.states.get(sensor).state == "ok"  # the setup probe reached it
+    ws = await connect()
+    fake_ollama.queue(FakeReply(status=503))
+    await send_final(ws, "Is the bakery open on Sunday?", "q1")
+    assert (await ws.receive_json(timeout=10))["code"] == "llm_unavailable"
+    await hass.async_block_till_done()
+    assert hass.states.get(sensor).state == "unavailable"
+    await send_final(ws, "Is the museum open on Monday?", "q2")
+    assert (await ws.receive_json(timeout=10))["type"] == "insight"
+    await hass.async_block_till_done()
+    assert hass.states.get(sensor).state == "ok"
+
+
+async def test_insights_today_starts_again_at_midnight(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    connect: Connect,
+    freezer,
+    hass_admin_user,
+) -> None:
+    """The daily count goes back to zero at local midnight without a new insight."""
+    from datetime import timedelta
+
+    from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
+    from homeassistant.util import dt as dt_util
+    from pytest_homeassistant_custom_component.common import async_fire_time_changed
+
+    refresh_token = await hass.auth.async_create_refresh_token(
+        hass_admin_user,
+        client_name="glasses",
+        token_type=TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN,
+        access_token_expiration=timedelta(days=365),
+    )
+    token = hass.auth.async_create_access_token(refresh_token)
+    freezer.move_to(dt_util.start_of_local_day() + timedelta(hours=23, minutes=59, seconds=50))
+    ws = await connect(token=token)
+    await send_final(ws, "Remind me to lock the door tonight.", "r1")
+    await ws.receive_json(timeout=5)
+    await hass.async_block_till_done()
+    assert hass.states.get("sensor.homebuddy_proactive_insights_today").state == "1"
+    freezer.tick(timedelta(seconds=15))
+    async_fire_time_changed(hass)
+    await hass.async_block_till_done()
+    assert hass.states.get("sensor.homebuddy_proactive_insights_today").state == "0"

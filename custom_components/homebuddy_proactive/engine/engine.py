@@ -136,6 +136,7 @@ class ProactiveEngine:
             store, clock, model=model, weights=weights_from_config(config)
         )
         self.detector = ProactiveDetector(config, model)
+        model.on_status_change = self._notify_state
         self.stats = EngineStats()
         self._sessions: OrderedDict[str, SessionState] = OrderedDict()
         self._session_locks: dict[str, asyncio.Lock] = {}

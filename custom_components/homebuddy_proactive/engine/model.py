@@ -10,7 +10,7 @@ import asyncio
 import json
 import logging
 import ssl
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -61,6 +61,8 @@ class OllamaModel:
         self.model = model
         self.timeout = timeout
         self.stats = ModelStats()
+        # Called when Ollama becomes reachable or unreachable (the HA status sensor).
+        self.on_status_change: Callable[[], None] | None = None
         self._client = ollama.AsyncClient(host=base_url, timeout=timeout, verify=verify)
         self._think_supported = True
         self._reported: set[str] = set()
@@ -76,7 +78,7 @@ class OllamaModel:
         except (httpx.HTTPError, ollama.ResponseError, ConnectionError, OSError) as err:
             self._failed("list", err)
             raise ModelUnavailableError(_describe(err)) from err
-        self.stats.available = True
+        self._set_available(True)
         return sorted(m.model for m in response.models if m.model)
 
     async def chat_json(
@@ -114,7 +116,7 @@ class OllamaModel:
         except ValueError as err:  # pydantic validation of a garbage body
             self._invalid(f"unreadable response: {type(err).__name__}")
             raise ModelOutputError("unreadable response") from err
-        self.stats.available = True
+        self._set_available(True)
         content = response.message.content or ""
         try:
             data = json.loads(content)
@@ -149,9 +151,15 @@ class OllamaModel:
             timeout=self.timeout,
         )
 
+    def _set_available(self, available: bool) -> None:
+        changed = self.stats.available != available
+        self.stats.available = available
+        if changed and self.on_status_change is not None:
+            self.on_status_change()
+
     def _failed(self, what: str, err: BaseException) -> None:
         self.stats.failures += 1
-        self.stats.available = False
+        self._set_available(False)
         description = _describe(err)
         self.stats.last_error = description
         self._log_once(f"Ollama {what} failed: {description}")
