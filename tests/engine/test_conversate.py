@@ -91,6 +91,9 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
     assert "Transcript language: fr (French)" in first_prompt
     body = fake_ollama.requests[0]
     assert body["format"]["required"] == ["intervene", "intent", "confidence", "card", "people"]
+    assert "minLength" not in body["format"]["properties"]["card"]
+    # Answering a question: the card may not be empty.
+    assert fake_ollama.requests[-1]["format"]["properties"]["card"]["minLength"] == 1
     assert body["keep_alive"] == "30m"
     assert body["think"] is False
     assert "definition" in body["format"]["properties"]["intent"]["enum"]

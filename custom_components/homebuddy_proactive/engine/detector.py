@@ -114,15 +114,22 @@ class EvaluationRequest:
     earlier_in_utterance: str = ""
 
 
-def insight_schema(max_characters: int) -> dict[str, Any]:
-    """JSON schema of the model's answer (Ollama ``format``)."""
+def insight_schema(max_characters: int, *, answer: bool = False) -> dict[str, Any]:
+    """JSON schema of the model's answer (Ollama ``format``).
+
+    When a question must be answered the card may not be empty: small models otherwise
+    sometimes return an empty string under a schema.
+    """
+    card: dict[str, Any] = {"type": "string", "maxLength": max_characters}
+    if answer:
+        card["minLength"] = 1
     return {
         "type": "object",
         "properties": {
             "intervene": {"type": "boolean"},
             "intent": {"type": "string", "enum": list(INTENTS)},
             "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-            "card": {"type": "string", "maxLength": max_characters},
+            "card": card,
             "people": {
                 "type": "array",
                 "maxItems": 5,
@@ -273,7 +280,7 @@ class ProactiveDetector:
         """Ask the model; raises ModelUnavailableError or ModelOutputError."""
         data = await self.model.chat_json(
             build_messages(request, self.config),
-            insight_schema(self.config.insight_max_characters),
+            insight_schema(self.config.insight_max_characters, answer=request.answer_question),
             max_tokens=max(200, self.config.insight_max_characters * 2),
         )
         try:
