@@ -415,3 +415,23 @@ async def test_storage_failure_gets_retryable_error_and_socket_survives(
     await socket.text(final("We walked by the river.", "w1"))
     assert socket.frames[-1]["type"] == "ack"
     assert await harness.store.count_transcripts() == 1
+
+
+async def test_replayed_final_is_stored_and_handled_once(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """A client replaying the same finalized result (same event_id and text) after a
+    reconnect does not store it twice nor trigger twice; a new text under an old id counts."""
+    harness = await engine_factory(detector_mode="heuristic")
+    fake_ollama.queue(card("Platform 4.", intent="question"))
+    socket = await harness.connect()
+    await socket.text(final("Which platform does the Lyon train leave from?", "soniox-7"))
+    await socket.wait_for(lambda f: f["type"] == "insight")
+    again = await harness.connect()
+    await again.text(final("Which platform does the Lyon train leave from?", "soniox-7"))
+    ack = again.frames[-1]
+    assert ack["type"] == "ack" and ack["reason"] == "duplicate" and ack["triggered"] is False
+    await again.text(final("We will take a taxi afterwards.", "soniox-7"))
+    assert again.frames[-1]["reason"] == "no_actionable_signal"
+    assert await harness.store.count_transcripts() == 2
+    assert fake_ollama.chat_count == 1
