@@ -435,3 +435,39 @@ async def test_replayed_final_is_stored_and_handled_once(
     assert again.frames[-1]["reason"] == "no_actionable_signal"
     assert await harness.store.count_transcripts() == 2
     assert fake_ollama.chat_count == 1
+
+
+async def test_question_preempts_a_background_evaluation(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """A question does not wait behind a slow evaluation of an older statement."""
+    harness = await engine_factory()
+    fake_ollama.queue(
+        card("Stale background card.", delay=3.0),
+        card("It opens at nine.", intent="question"),
+    )
+    socket = await harness.connect()
+    await socket.text(final("We are planning a trip to the museum next week.", "s1"))
+    await asyncio.sleep(0.2)  # the statement's evaluation is in flight
+    started = time.monotonic()
+    await socket.text(final("What time does the museum open?", "q1"))
+    insight = await socket.wait_for(lambda f: f["type"] == "insight", within=2.5)
+    assert insight["event_id"] == "q1"
+    assert time.monotonic() - started < 2.5
+    await settle(0.5)
+    assert [i["event_id"] for i in socket.of_type("insight")] == ["q1"]
+
+
+async def test_question_asked_again_while_pending_is_answered_once(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """Re-asking while the first answer is still being prepared does not ask the model twice."""
+    harness = await engine_factory(detector_mode="heuristic")
+    fake_ollama.queue(card("Two hours before the flight.", intent="question", delay=0.5))
+    socket = await harness.connect()
+    await socket.text(final("What time should we arrive at the airport?", "q1"))
+    await socket.text(final("What time did you say we should arrive?", "q2"))
+    ack = await socket.wait_for(lambda f: f["type"] == "ack" and f["event_id"] == "q2")
+    assert ack["triggered"] is False
+    await socket.wait_for(lambda f: f["type"] == "insight")
+    assert fake_ollama.chat_count == 1

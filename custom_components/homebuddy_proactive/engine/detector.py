@@ -7,6 +7,7 @@ prompt states (threshold, qualified and evidenced entity_context, no sensitive t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -75,6 +76,34 @@ _QUALIFIED_PREFIX: Final = {
 }
 
 
+# Labels of our own prompt: a card that repeats them is the model echoing instructions.
+_PROMPT_ECHOES: Final = (
+    "newest utterance",
+    "recent cards",
+    "transcript language",
+    "earlier conversation",
+)
+_LENGTH_ECHO_RE: Final = re.compile(r"^\d+ characters?$")
+_REPEATED_CHARACTER_RE: Final = re.compile(r"(.)\1{7,}")
+
+
+def readable_card(text: str) -> bool:
+    """Whether a card is text a person can read, not a model's degenerate output.
+
+    It needs letters, no long run of one character ("1111111…"), and must not be an intent
+    name or an echo of the prompt's own labels.
+    """
+    letters = sum(ch.isalpha() for ch in text)
+    if letters < 2 or letters < len(text) * 0.15:
+        return False
+    if _REPEATED_CHARACTER_RE.search(text):
+        return False
+    folded = fold(text).strip(" .!?;:,'\"")
+    if folded in INTENTS or folded.replace(" ", "_") in INTENTS or _LENGTH_ECHO_RE.match(folded):
+        return False
+    return not any(echo in folded for echo in _PROMPT_ECHOES)
+
+
 class VerdictError(ModelOutputError):
     """The model's JSON broke the schema."""
 
@@ -114,6 +143,20 @@ class EvaluationRequest:
     earlier_in_utterance: str = ""
 
 
+MAX_PEOPLE_PER_ANSWER: Final = 3
+MAX_NAME_CHARACTERS: Final = 40
+MAX_OBSERVATION_CHARACTERS: Final = 100
+
+
+def answer_token_budget(max_characters: int) -> int:
+    """Tokens enough for the largest answer the schema allows (about one per character in
+    the worst case, e.g. digits) plus the JSON around it, so it is never cut mid-object."""
+    strings = max_characters + MAX_PEOPLE_PER_ANSWER * (
+        MAX_NAME_CHARACTERS + MAX_OBSERVATION_CHARACTERS
+    )
+    return strings + 160
+
+
 def insight_schema(max_characters: int, *, answer: bool = False) -> dict[str, Any]:
     """JSON schema of the model's answer (Ollama ``format``).
 
@@ -132,12 +175,12 @@ def insight_schema(max_characters: int, *, answer: bool = False) -> dict[str, An
             "card": card,
             "people": {
                 "type": "array",
-                "maxItems": 5,
+                "maxItems": MAX_PEOPLE_PER_ANSWER,
                 "items": {
                     "type": "object",
                     "properties": {
-                        "name": {"type": "string", "maxLength": 60},
-                        "observation": {"type": "string", "maxLength": 160},
+                        "name": {"type": "string", "maxLength": MAX_NAME_CHARACTERS},
+                        "observation": {"type": "string", "maxLength": MAX_OBSERVATION_CHARACTERS},
                         "stated": {"type": "boolean"},
                     },
                     "required": ["name", "observation", "stated"],
@@ -235,7 +278,7 @@ def parse_verdict(data: Mapping[str, Any]) -> Verdict:
     if not isinstance(people_raw, list):
         raise VerdictError("'people' is not a list")
     people: list[PersonClue] = []
-    for item in people_raw[:5]:
+    for item in people_raw[:MAX_PEOPLE_PER_ANSWER]:
         if not isinstance(item, dict):
             raise VerdictError("a 'people' entry is not an object")
         name, observation = item.get("name"), item.get("observation")
@@ -244,8 +287,8 @@ def parse_verdict(data: Mapping[str, Any]) -> Verdict:
         if name.strip() and observation.strip():
             people.append(
                 PersonClue(
-                    name=name.strip()[:60],
-                    observation=observation.strip()[:160],
+                    name=name.strip()[:MAX_NAME_CHARACTERS],
+                    observation=observation.strip()[:MAX_OBSERVATION_CHARACTERS],
                     stated=item.get("stated") is True,
                 )
             )
@@ -281,7 +324,7 @@ class ProactiveDetector:
         data = await self.model.chat_json(
             build_messages(request, self.config),
             insight_schema(self.config.insight_max_characters, answer=request.answer_question),
-            max_tokens=max(200, self.config.insight_max_characters * 2),
+            max_tokens=answer_token_budget(self.config.insight_max_characters),
         )
         try:
             return parse_verdict(data)
@@ -312,6 +355,9 @@ class ProactiveDetector:
         )
         if not text:
             return CardDecision(text=None, intent=intent, confidence=confidence, reason="empty")
+        if not readable_card(text):
+            self.model.report_invalid("card is not readable text")
+            return CardDecision(text=None, intent=intent, confidence=confidence, reason="garbage")
         if intent == INTENT_ENTITY_CONTEXT:
             qualified = self._entity_context(text, verdict, request, people)
             if qualified is None:

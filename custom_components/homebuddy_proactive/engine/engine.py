@@ -48,7 +48,7 @@ from .protocol import (
     error_frame,
     parse_frame,
 )
-from .session import RecentCard, SessionState, SpeechStream, Utterance, fold
+from .session import RecentCard, SessionState, SpeechStream, Utterance, fold, same_question
 from .store import InsightRecord, PersonObservation, ProactiveStore, TranscriptRecord
 
 LOGGER = logging.getLogger(__name__)
@@ -351,6 +351,8 @@ class Connection:
         self._closed = False
         self._final_queue: asyncio.Queue[_FinalJob] = asyncio.Queue(FINAL_QUEUE_SIZE)
         self._final_worker: asyncio.Task[None] | None = None
+        self._final_current: tuple[_FinalJob, asyncio.Task[None]] | None = None
+        self._pending_questions: list[str] = []
         self._stream = SpeechStream()
         self._partial_wakeup = asyncio.Event()
         self._partial_worker: asyncio.Task[None] | None = None
@@ -389,7 +391,10 @@ class Connection:
         if self._closed:
             return
         self._closed = True
-        tasks = [t for t in (self._partial_eval, self._partial_worker, self._final_worker) if t]
+        current = self._final_current[1] if self._final_current else None
+        tasks = [
+            t for t in (self._partial_eval, self._partial_worker, self._final_worker, current) if t
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -520,7 +525,9 @@ class Connection:
             return
 
         if is_question(event.text, language):
-            if session.answered_recently(event.text, now, DEDUPE_HORIZON):
+            if session.answered_recently(event.text, now, DEDUPE_HORIZON) or any(
+                same_question(event.text, pending) for pending in self._pending_questions
+            ):
                 await self._ack(event.event_id, triggered=False, reason="recently_answered")
                 return
             await self._ack(event.event_id, triggered=True, reason="strong_local_signal")
@@ -594,41 +601,60 @@ class Connection:
                 )
                 return
         self._final_queue.put_nowait(job)
+        if job.answer_question:
+            self._pending_questions.append(job.utterance.text)
+            current = self._final_current
+            if current is not None and not current[0].answer_question:
+                # A question outranks a background evaluation of an older utterance.
+                current[1].cancel()
 
     async def _final_lane(self) -> None:
         while True:
             job = await self._final_queue.get()
             if not job.answer_question and job.sequence != self.session.final_sequence:
                 continue  # only the newest utterance can trigger
+            task = asyncio.create_task(self._answer_or_evaluate(job), name="homebuddy final")
+            self._final_current = (job, task)
             try:
-                await self._run_final(job)
-            except asyncio.CancelledError:
-                raise
-            except (sqlite3.Error, ValueError, TypeError, KeyError) as err:
-                # A bug or a storage fault while evaluating: logged with its traceback (no
-                # transcript), the lane keeps serving the next utterances.
-                LOGGER.error("Evaluating a final failed: %r", err, exc_info=err)
+                # A question may cancel a background evaluation (see _enqueue); waiting
+                # without awaiting the task keeps that from cancelling the lane itself.
+                await asyncio.wait({task})
+            finally:
+                if task.done() and not task.cancelled() and task.exception() is not None:
+                    failure = task.exception()
+                    LOGGER.error("Evaluating a final failed: %r", failure, exc_info=failure)
+                self._final_current = None
                 if job.answer_question:
-                    await self.send(
-                        error_frame(
-                            ERROR_LLM_UNAVAILABLE,
-                            "the answer could not be prepared; try again",
-                            event_id=job.utterance.event_id,
-                            retryable=True,
-                        )
+                    self._pending_questions.remove(job.utterance.text)
+
+    async def _answer_or_evaluate(self, job: _FinalJob) -> None:
+        try:
+            await self._run_final(job)
+        except (sqlite3.Error, ValueError, TypeError, KeyError) as err:
+            # A bug or a storage fault while evaluating: logged with its traceback (no
+            # transcript), the lane keeps serving the next utterances.
+            LOGGER.error("Evaluating a final failed: %r", err, exc_info=err)
+            if job.answer_question:
+                await self.send(
+                    error_frame(
+                        ERROR_LLM_UNAVAILABLE,
+                        "the answer could not be prepared; try again",
+                        event_id=job.utterance.event_id,
+                        retryable=True,
                     )
-            except ModelError as err:
-                if job.answer_question:
-                    await self.send(
-                        error_frame(
-                            ERROR_LLM_UNAVAILABLE,
-                            "the language model is unavailable; try again shortly"
-                            if isinstance(err, ModelUnavailableError)
-                            else "the language model gave an unusable answer; try again",
-                            event_id=job.utterance.event_id,
-                            retryable=True,
-                        )
+                )
+        except ModelError as err:
+            if job.answer_question:
+                await self.send(
+                    error_frame(
+                        ERROR_LLM_UNAVAILABLE,
+                        "the language model is unavailable; try again shortly"
+                        if isinstance(err, ModelUnavailableError)
+                        else "the language model gave an unusable answer; try again",
+                        event_id=job.utterance.event_id,
+                        retryable=True,
                     )
+                )
 
     async def _run_final(self, job: _FinalJob) -> None:
         engine, session = self.engine, self.session

@@ -61,6 +61,11 @@ def containment(newer: str, older: str) -> float:
     return len(wn & wo) / len(wn)
 
 
+def same_question(newer: str, older: str) -> bool:
+    """Whether ``newer`` asks again what ``older`` asked, in other words."""
+    return containment(newer, older) >= 0.75 and containment(older, newer) >= 0.5
+
+
 @dataclass(frozen=True, kw_only=True)
 class Utterance:
     """One final utterance held in the rolling buffer."""
@@ -155,8 +160,7 @@ class SessionState:
         return any(
             card.trigger_text is not None
             and now - card.created_at <= horizon
-            and containment(question, card.trigger_text) >= 0.75
-            and containment(card.trigger_text, question) >= 0.5
+            and same_question(question, card.trigger_text)
             for card in self.recent_cards
         )
 
