@@ -90,19 +90,12 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         ) from err
 
     engine = ProactiveEngine(config, store, model, clock=dt_util.utcnow)
-    runtime = HomeBuddyRuntimeData(
-        engine=engine, store=store, model=model, started_at=dt_util.utcnow()
-    )
+    runtime = HomeBuddyRuntimeData(engine=engine, store=store, model=model)
     entry.runtime_data = runtime
 
     @callback
     def fire_insight_event(insight: Insight) -> None:
-        today = dt_util.now().date().isoformat()
-        tally = runtime.tally
-        if tally.day != today:
-            tally.day, tally.today = today, 0
-        tally.today += 1
-        tally.last = insight
+        runtime.tally.add(insight, dt_util.now().date().isoformat())
         hass.bus.async_fire(EVENT_INSIGHT, insight_event_data(insight))
 
     entry.async_on_unload(engine.add_insight_listener(fire_insight_event))

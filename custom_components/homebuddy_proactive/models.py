@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from homeassistant.config_entries import ConfigEntry
@@ -23,8 +22,19 @@ class InsightTally:
     """The last insight and today's count, shared by the entities."""
 
     last: Insight | None = None
-    today: int = 0
-    day: str = ""
+    _count: int = 0
+    _day: str = ""
+
+    def add(self, insight: Insight, day: str) -> None:
+        """Count an insight shown on ``day`` (a local ISO date)."""
+        if self._day != day:
+            self._day, self._count = day, 0
+        self._count += 1
+        self.last = insight
+
+    def count(self, day: str) -> int:
+        """How many insights were shown on ``day``."""
+        return self._count if self._day == day else 0
 
 
 @dataclass(kw_only=True)
@@ -35,7 +45,6 @@ class HomeBuddyRuntimeData:
     store: ProactiveStore
     model: OllamaModel
     tally: InsightTally = field(default_factory=InsightTally)
-    started_at: datetime | None = None
     # The Assist agent's state (alarms, confirmations, rate limit), set by the conversation
     # platform.
     assist: HomeBuddyAssistant | None = None

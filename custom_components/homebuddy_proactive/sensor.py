@@ -57,8 +57,7 @@ def _last_attributes(runtime: HomeBuddyRuntimeData) -> dict[str, Any] | None:
 
 
 def _today(runtime: HomeBuddyRuntimeData) -> StateType:
-    tally = runtime.tally
-    return tally.today if tally.day == dt_util.now().date().isoformat() else 0
+    return runtime.tally.count(dt_util.now().date().isoformat())
 
 
 def _llm_status(runtime: HomeBuddyRuntimeData) -> StateType:

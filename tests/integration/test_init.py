@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP
@@ -22,7 +24,7 @@ async def test_setup_opens_store_and_unload_closes_it(
     runtime = init_integration.runtime_data
     assert await runtime.store.schema_version() >= 2
     assert runtime.store.path.name == "homebuddy_proactive.db"
-    assert runtime.store.path.parent == __import__("pathlib").Path(hass.config.path())
+    assert runtime.store.path.parent == Path(hass.config.path())
     assert await hass.config_entries.async_unload(init_integration.entry_id)
     assert init_integration.state is ConfigEntryState.NOT_LOADED
     assert runtime.closed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import aiohttp
@@ -185,9 +186,7 @@ async def test_final_is_stored_and_acknowledged_partial_is_not_stored(
     assert partial_ack["reason"] == "partial"
     store = init_integration.runtime_data.store
     assert await store.count_transcripts("walk-1") == 1
-    records = await store.recent_transcripts(
-        "walk-1", __import__("datetime").datetime(2000, 1, 1, tzinfo=__import__("datetime").UTC), 10
-    )
+    records = await store.recent_transcripts("walk-1", datetime(2000, 1, 1, tzinfo=UTC), 10)
     assert [r.text for r in records] == ["We walked along the river this morning."]
 
 

@@ -151,6 +151,12 @@ TUNING_SETTINGS: Final[tuple[TuningSetting, ...]] = (
 TUNING_BY_KEY: Final = {setting.key: setting for setting in TUNING_SETTINGS}
 
 
+def _default(key: str) -> Any:
+    """A tuning value's default, written once in TUNING_SETTINGS."""
+    setting = TUNING_BY_KEY[key]
+    return int(setting.default) if setting.integer else float(setting.default)
+
+
 @dataclass(frozen=True, kw_only=True)
 class EngineConfig:
     """Everything the engine needs to know, independent of its host."""
@@ -158,21 +164,21 @@ class EngineConfig:
     ollama_base_url: str = "http://127.0.0.1:11434"
     ollama_model: str = "qwen3.5:cloud"
     detector_mode: str = DETECTOR_CONVERSATE
-    detector_threshold: float = 0.62
-    insight_cooldown_seconds: float = 20
-    partial_insight_debounce_ms: int = 250
-    partial_insight_interval_ms: int = 1500
-    partial_insight_cooldown_seconds: float = 6
-    insight_target_characters: int = 150
-    insight_max_characters: int = 220
-    transcript_window_seconds: float = 90
-    transcript_max_items: int = 40
-    memory_result_limit: int = 5
-    memory_weight_recency: float = 0.6
-    memory_weight_frequency: float = 0.2
-    memory_weight_feedback: float = 0.1
-    memory_weight_importance: float = 0.1
-    ollama_timeout_seconds: float = 45
+    detector_threshold: float = _default("detector_threshold")
+    insight_cooldown_seconds: float = _default("insight_cooldown_seconds")
+    partial_insight_debounce_ms: int = _default("partial_insight_debounce_ms")
+    partial_insight_interval_ms: int = _default("partial_insight_interval_ms")
+    partial_insight_cooldown_seconds: float = _default("partial_insight_cooldown_seconds")
+    insight_target_characters: int = _default("insight_target_characters")
+    insight_max_characters: int = _default("insight_max_characters")
+    transcript_window_seconds: float = _default("transcript_window_seconds")
+    transcript_max_items: int = _default("transcript_max_items")
+    memory_result_limit: int = _default("memory_result_limit")
+    memory_weight_recency: float = _default("memory_weight_recency")
+    memory_weight_frequency: float = _default("memory_weight_frequency")
+    memory_weight_feedback: float = _default("memory_weight_feedback")
+    memory_weight_importance: float = _default("memory_weight_importance")
+    ollama_timeout_seconds: float = _default("ollama_timeout_seconds")
 
     @property
     def partial_insights(self) -> bool:

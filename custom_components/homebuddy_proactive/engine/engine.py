@@ -404,7 +404,7 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame; a socket that went away is not an error of the engine."""
-        if self._closed and frame.get("type") != "ready":
+        if self._closed:
             return
         async with self._send_lock:
             try:

@@ -133,20 +133,13 @@ class SessionState:
         self.recent_cards: deque[RecentCard] = deque(maxlen=MAX_RECENT_CARDS)
         self.people: dict[str, PersonNotes] = {}
         self.connections = 0
-        self.newest_final_event: str | None = None
         self.final_sequence = 0
-
-    def last_card_at(self, sources: tuple[str, ...] | None = None) -> datetime | None:
-        """Return when the last card (optionally of these sources) was shown."""
-        for card in reversed(self.recent_cards):
-            if sources is None or card.source in sources:
-                return card.created_at
-        return None
 
     def in_cooldown(self, now: datetime, seconds: float) -> bool:
         """Whether a low-priority card shown less than ``seconds`` ago blocks another."""
-        last = self.last_card_at()
-        return last is not None and (now - last).total_seconds() < seconds
+        if not self.recent_cards:
+            return False
+        return (now - self.recent_cards[-1].created_at).total_seconds() < seconds
 
     def duplicate_card(self, text: str, now: datetime, horizon: timedelta) -> bool:
         """Whether a near-identical card was shown within ``horizon``."""
@@ -187,11 +180,9 @@ class SpeechStream:
     text: str = ""
     event_id: str | None = None
     focus_offset: int = 0
-    revision: int = 0
 
     def update(self, partial: str, event_id: str) -> None:
         """Merge a new partial revision into the stream."""
-        self.revision += 1
         self.event_id = event_id
         partial = partial.strip()
         if not self.text:
