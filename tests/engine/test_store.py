@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -150,6 +151,16 @@ async def test_write_close_reopen_read_back(tmp_path: Path) -> None:
         assert await store.auth_session_expiry("hash") is None
     finally:
         await store.close()
+
+
+async def test_close_leaves_no_database_thread_behind(tmp_path: Path) -> None:
+    """Unloading releases the file and its worker thread at once, even when closes pile up."""
+    before = {t for t in threading.enumerate() if t.is_alive()}
+    for n in range(40):
+        store = await ProactiveStore.open(tmp_path / f"s{n % 2}.db")
+        await store.add_memory(client_id="c1", kind="fact", content=f"fact {n}", created_at=NOW)
+        await store.close()
+        assert {t for t in threading.enumerate() if t.is_alive()} <= before
 
 
 async def test_recent_transcripts_respects_window_and_limit(tmp_path: Path) -> None:

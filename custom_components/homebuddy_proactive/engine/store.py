@@ -7,8 +7,10 @@ a write never acknowledges something that is not on disk.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -220,8 +222,19 @@ class ProactiveStore:
         return store
 
     async def close(self) -> None:
-        """Close the connection (all writes are already committed)."""
+        """Close the connection (all writes are already committed).
+
+        aiosqlite resolves ``close()`` from its worker thread an instant before that thread
+        returns; wait (without blocking the loop, at most a second) until it has, so a host that
+        unloads us, or a test checking for leaked threads, never sees it still running.
+        """
         await self._db.close()
+        worker = getattr(self._db, "_thread", None)
+        if isinstance(worker, threading.Thread):
+            for _ in range(1000):
+                if not worker.is_alive():
+                    break
+                await asyncio.sleep(0.001)
 
     @property
     def connection(self) -> aiosqlite.Connection:
