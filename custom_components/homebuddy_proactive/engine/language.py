@@ -203,7 +203,7 @@ _LEXICON: Final[dict[str, frozenset[str]]] = {
         "mi ti ci ero era sempre oggi domani ieri vuoi cosa ne pensi possiamo c'è dove ha "
         "visto più già così però può qui qua sta stai fa fai vai va tutto tutti niente nulla "
         "ancora adesso stasera poi prego scusa fatto stato andato sia gli dei degli delle "
-        "nella sulla dalla questa quella potresti sai da"
+        "nella sulla dalla questa quella potresti sai da quanti quante anni tuo tuoi nostro"
     ),
     "pt": _fw(
         "o a os as um uma é e de do da dos das que não para com em no na eu você ele ela "
@@ -641,7 +641,9 @@ def _generic_question(words: Sequence[str]) -> bool:
 _RHETORICAL: Final = _phrases(
     "who knows|who cares|who the hell knows|qui sait|qui s'en soucie|on s'en fiche|"
     "quién sabe|quien sabe|a quién le importa|chi lo sa|chissà|chi se ne frega|quem sabe|"
-    "wer weiß|was weiß ich|weiß der geier|ποιος ξέρει|ποιος νοιάζεται|πού να ξέρω"
+    "wer weiß|was weiß ich|weiß der geier|ποιος ξέρει|ποιος νοιάζεται|πού να ξέρω|"
+    "why not|pourquoi pas|por qué no|porque no|perché no|warum nicht|por que não|porque não|"
+    "γιατί όχι"
 )
 _RHETORICAL_TAIL: Final = _fw(
     "maybe perhaps anyway anyways really probably honestly though lol tomorrow today later "
@@ -701,12 +703,49 @@ _PROVERB_SKIP: Final = _fw(
 
 _ALWAYS_RHETORICAL: Final = _phrases(
     "who cares|who says|on s'en fiche|a quién le importa|chi se ne frega|ποιος νοιάζεται|"
+    "who'd have thought|who would have thought|was soll's|was solls|"
     "wen interessiert's"
 )
 
 
+# "quanto prima, meglio è", "quanto mais cedo melhor": a comparative correlative.
+_CORRELATIVE_HEADS: Final = _fw("quanto quanta quanti quante cuanto cuanta cuantos cuantas")
+_CORRELATIVE_DEGREE: Final = _fw("prima più meno mais menos antes más")
+_CORRELATIVE_RESULT: Final = _fw("meglio peggio melhor pior mejor peor tanto tanta tanti")
+# "onde quer que vás", "donde quiera que vayas", "comunque sia": concessive free relatives.
+_CONCESSIVE: Final = frozenset({("quer", "que"), ("quiera", "que"), ("quieras", "que")})
+# "que te vaya bien", "que aproveche", "que tengas suerte": wishes in the subjunctive.
+_OPTATIVE_VERBS: Final = _fw(
+    "vaya vayas vayan aproveche aprovechen mejores mejore diviertas divierta diviertan "
+    "descanses descanse sea seas seja sejas corra aproveite aproveitem melhores "
+    "tengas tenga tenhas tenha divirtas divirta"
+)
+_REPEAT_HEADS: Final = _PROVERB_WH | _fw("o lo ce ciò")
+
+
 def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
     """Return True for rhetorical questions and proverbs that only look like questions."""
+    if (
+        len(words) > 2
+        and words[0] in _CORRELATIVE_HEADS
+        and words[1] in _CORRELATIVE_DEGREE
+        and set(words[2:]) & _CORRELATIVE_RESULT
+    ):
+        return True
+    if len(words) > 3 and words[0] in _PROVERB_WH and tuple(words[1:3]) in _CONCESSIVE:
+        return True
+    if words[0] == "que" and len(words) > 1:
+        verb = words[2] if words[1] in _PROVERB_CLITICS and len(words) > 2 else words[1]
+        if verb in _OPTATIVE_VERBS:
+            return True
+    if words[0] in _REPEAT_HEADS and any(
+        words[index] == words[index - 1]
+        and len(words[index]) > 3
+        and words[index] not in _PROVERB_SKIP
+        and words[index] not in _PROVERB_WH
+        for index in range(2, len(words))
+    ):
+        return True  # "o que passou passou", "lo hecho hecho está"
     rhetorical = _starts(words, _RHETORICAL)
     if rhetorical and (len(words) == rhetorical or words[rhetorical] in _RHETORICAL_TAIL):
         return True
@@ -800,6 +839,10 @@ def _verb_between_objects(words: Sequence[str]) -> bool:
     return after[0] in {"a", "à", "di", "de"} and len(after) > 1 and after[1].endswith(infinitive)
 
 
+# Adverbs that can stand between the two verbs of a proverb ("quem espera sempre alcança").
+_PROVERB_FREQUENCY: Final = _fw("sempre siempre toujours always jamais nunca mai")
+
+
 def _two_verb_proverb(words: Sequence[str], raw: Sequence[str]) -> bool:
     """Return True for "who + verb + verb" proverbs ("chi cerca trova", "qui dort dîne").
 
@@ -807,7 +850,11 @@ def _two_verb_proverb(words: Sequence[str], raw: Sequence[str]) -> bool:
     infinitive, a participle nor an accented noun ("café") is a second finite verb.
     """
     if len(words) > 3 and words[0] in _PROVERB_WHO:
-        kept = [(w, r) for w, r in zip(words, raw, strict=True) if w not in _PROVERB_CLITICS]
+        kept = [
+            (w, r)
+            for index, (w, r) in enumerate(zip(words, raw, strict=True))
+            if w not in _PROVERB_CLITICS and not (index == 2 and w in _PROVERB_FREQUENCY)
+        ]
         words, raw = [w for w, _ in kept], [r for _, r in kept]
     if len(words) != 3 or words[0] not in _PROVERB_WHO or words[1] in _PROVERB_LIGHT_VERBS:
         return False
@@ -990,7 +1037,8 @@ def _en_wh(body: _Body) -> bool:
 
 _FR_FILLERS: Final = _fillers(
     "alors bon ben bah euh eh donc et mais enfin bref voilà tiens écoute écoutez "
-    "bon ok okay hein attends attendez sinon pardon excuse-moi excusez-moi hum"
+    "bon ok okay hein attends attendez sinon pardon excuse-moi excusez-moi hum "
+    "hey so um uh uhm ehm"  # English interjections in mixed-language speech
 )
 _FR_SUBJECTS: Final = _fw("je j' tu il elle on nous vous ils elles ce c' ça cela ceci")
 _FR_VERBS: Final = _fw(
@@ -1144,9 +1192,20 @@ def _q_fr(body: _Body) -> bool:
     ):
         return False
     if first in _FR_WH_ALWAYS:
-        if first == "comment" and rest[:1] and rest[0] in _FR_PERSONAL and _fr_second_clause(rest):
-            return False  # "comment il a fait, je ne sais pas"
-        return not (first == "combien" and rest[:1] and rest[0] in _FR_SUBJECTS)
+        if (
+            first in {"comment", "pourquoi"}
+            and rest[:1]
+            and rest[0] in _FR_PERSONAL
+            and (_fr_second_clause(rest) or _fr_subject_clause(rest))
+        ):
+            return False  # "comment il a fait, je ne sais pas", "… reste un mystère"
+        if first == "combien" and rest[:1] and rest[0] in _FR_SUBJECTS:
+            return _fr_how_much_price(rest)  # "combien ça coûte", not "combien je t'aime"
+        return True
+    if body.raw[0] == "ou" and body.clause.index == 0 and rest and rest[0] in _FR_WHERE_VERBS:
+        # "ou est la gare": "où" with its accent dropped, followed by its verb ("ou bien",
+        # "ou alors", "ou il est malade" keep "or").
+        return not (len(rest) > 1 and rest[1] in _FR_PERSONAL and _fr_second_clause(rest))
     if body.raw[0] == "où":
         if rest and rest[0] in _FR_PERSONAL and _fr_second_clause(rest):
             return False
@@ -1194,6 +1253,46 @@ def _fr_in_situ(body: _Body) -> bool:
         word in _FR_QUEL and words[index - 1] in _FR_PREPOSITIONS
         for index, word in enumerate(words[1:-1], start=1)
     )
+
+
+_FR_WHERE_VERBS: Final = _fw(
+    "est sont se va vont vas allez as avez habite habites habitez était sera mets met "
+    "trouve trouves passe part pars partez"
+)
+_FR_PRICE_SUBJECTS: Final = _fw("ça ca cela")
+_FR_RESULT_VERBS: Final = _fw("reste restera demeure est était sera m'échappe échappe")
+
+
+def _fr_how_much_price(rest: Sequence[str]) -> bool:
+    """Return True for "combien ça coûte"/"combien c'est" rather than "combien je t'aime"."""
+    if rest[0] in _FR_PRICE_SUBJECTS:
+        return True
+    return rest[:2] == ("c'", "est") and (len(rest) == 2 or rest[2] in _FR_PRICE_FOLLOW)
+
+
+_FR_PRICE_FOLLOW: Final = _fw(
+    "le la les l' un une pour ce ces ton ta tes mon ma mes votre vos son sa ses"
+)
+
+
+def _fr_subject_clause(rest: Sequence[str]) -> bool:
+    """Return True for "comment il a réussi reste un mystère": the clause is a subject.
+
+    After the pronoun, its verb and what follows it, a second finite verb of being or
+    remaining ("reste", "est") preceded by a content word shows a main clause.
+    """
+    for index in range(3, len(rest)):
+        before = rest[index - 1]
+        if (
+            rest[index] in _FR_RESULT_VERBS
+            and before not in _FR_SUBJECTS
+            and before not in _FR_CLITICS
+            and before not in _FR_SUBORDINATORS
+            and before not in _FR_WH_FOLLOW
+            and before not in {"ne", "n'", "pas", "qui"}
+        ):
+            return True
+    return False
 
 
 def _fr_second_clause(rest: Sequence[str]) -> bool:
@@ -1265,7 +1364,7 @@ def _fr_inversion(word: str) -> bool:
 
 _ES_FILLERS: Final = _fillers(
     "pues bueno entonces eh este oye oiga mira mire y pero vale bien venga ok okey hombre "
-    "perdón perdona disculpa disculpe"
+    "perdón perdona disculpa disculpe hey so um uh uhm ehm"
 )
 _ES_WH_ACCENTED: Final = frozenset(
     {
@@ -1289,6 +1388,17 @@ _ES_PLAIN_FOLLOW: Final = _fw(
     "es esta está estas estás estan están son puedo puedes se queda hora tal vas va "
     "vamos cuesta cuestan sale llega abre cierra empieza pasa haces hace quieres"
 )
+# After "quien"/"cuanto" written without accents: verbs that ask ("quien tiene las llaves",
+# "cuantos somos") rather than open a proverb or a correlative ("cuanto antes mejor").
+_ES_PLAIN_WHO_FOLLOW: Final = _fw(
+    "tiene tienen viene vienen va van fue sabe quiere puede trae paga ganó hizo dijo llamó "
+    "está están ha han"
+)
+_ES_PLAIN_COUNT_FOLLOW: Final = _fw(
+    "somos sois son hay tienes tiene quedan queda faltan falta vale valen necesitas necesito "
+    "llevas lleva"
+)
+_ES_PLAIN_COUNT_VERBS: Final = _fw("tienes tiene tienen son hay cuesta cuestan hace necesitas")
 _ES_PREPOSITIONS: Final = _fw("a de en con por para desde hasta sobre")
 _ES_VERBS: Final = _fw(
     "es son era fue está están estás hay hace haces hacemos hago pasa pasó quieres quiere "
@@ -1322,6 +1432,8 @@ def _q_es(body: _Body) -> bool:
         start = 1
     if raw[0] == "por" and len(raw) > 1 and raw[1] == "qué":
         return True
+    if raw[:2] == ("por", "que") and len(raw) > 2 and not body.clause.accented:
+        return True  # "por que no funciona" with the accent dropped ("porque" is one word)
     head = raw[start]
     rest = words[start + 1 :]
     if head in {"que", "qué", "quien", "quién"} and start == 0 and rest[:1] == ("dices",):
@@ -1340,7 +1452,14 @@ def _q_es(body: _Body) -> bool:
             return len(tail) >= 2 and not set(tail) & _ES_EXCLAMATIVE_TAIL
         return True
     if words[start] in _ES_WH_PLAIN and not body.clause.accented and rest:
-        return rest[0] in _ES_PLAIN_FOLLOW and not _main_clause_follows(rest[1:])
+        follow = _ES_PLAIN_FOLLOW
+        if words[start].startswith("quien"):
+            follow = follow | _ES_PLAIN_WHO_FOLLOW
+        elif words[start].startswith("cuant"):
+            follow = follow | _ES_PLAIN_COUNT_FOLLOW
+            if len(rest) > 1 and rest[1] in follow | _ES_PLAIN_COUNT_VERBS:
+                return True  # "cuantos años tiene"
+        return rest[0] in follow and not _main_clause_follows(rest[1:])
     if _clitic_request(words) and not body.answered:
         return True
     told = _starts(words, _ES_TELL)
@@ -1359,7 +1478,7 @@ def _q_es(body: _Body) -> bool:
 
 _IT_FILLERS: Final = _fillers(
     "allora beh be' boh dunque quindi senti senta ecco e ma ok okay insomma cioè guarda "
-    "scusa scusi ehm eh"
+    "scusa scusi ehm eh hey um uh uhm"
 )
 _IT_WH_ALWAYS: Final = _fw("chi cosa quanto quanta quanti quante quale quali qual qual' cos'")
 _IT_WH_ANY: Final = _IT_WH_ALWAYS | _fw("che dove dov' quando come perché")
@@ -1394,9 +1513,11 @@ _IT_MODALS: Final = _fw(
     "posso devo voglio possiamo dobbiamo vogliamo andiamo puoi devi vuoi può deve vuole "
     "potrei potremmo dovrei"
 )
+# Imperfects ("ero", "andavo", "diceva"), but not presents that end alike ("arriva", "leva").
 _IT_IMPERFECT_RE: Final = re.compile(
-    r"^(?:ero|eri|era|eravamo|eravate|erano|avevo|avevi|aveva)$|"
-    r"(?:avo|evo|ivo|ava|eva|iva|avamo|evamo|ivamo|avano|evano|ivano)$"
+    r"^(?!(?:\w*(?:riv|ttiv|ltiv|priv|scav|llev)(?:o|a|ano)|bevo|devo|lav[oa]|lavano|lev[oa]|"
+    r"levano)$)(?:(?:ero|eri|era|eravamo|eravate|erano|avevo|avevi|aveva)$|"
+    r"\w*(?:avo|evo|ivo|ava|eva|iva|avamo|evamo|ivamo|avano|evano|ivano)$)"
 )
 _IT_HOW_STATEMENT: Final = _fw(
     "se sai sapete sa sanno vuoi volete preferisci preferite sempre previsto d'accordo al "
@@ -1464,7 +1585,7 @@ _IT_VERBS: Final = frozenset(
         "c'",
     }
 )
-_IT_TELL: Final = _phrases("dimmi", "mi dici", "mi dica", "mi sai dire")
+_IT_TELL: Final = _phrases("dimmi", "mi dici", "mi dica", "mi sai dire", "sai che ore|sa che ore")
 _IT_TAGS: Final = frozenset({("vero",), ("no",), ("giusto",)})
 _IT_FIRST_PERSON_RE: Final = re.compile(r"(?<!iam)o$")
 
@@ -1497,6 +1618,8 @@ def _q_it(body: _Body) -> bool:
     if first in _IT_WHERE:
         if rest and (_IT_IMPERFECT_RE.search(rest[0]) or rest[0] in {"io", "noi"}):
             return False
+        if rest and rest[0] in _WHENEVER_MODALS and set(rest[1:]) <= _IT_PRONOUNS:
+            return False  # "dove vuoi (tu)" = "wherever you like"
         return not _it_where_main_clause(rest)
     if first in _IT_WHEN:
         return _romance_when(rest, _IT_PRONOUNS, _IT_CLITICS, _IT_MODALS, _IT_IMPERFECT_RE)
@@ -1553,7 +1676,12 @@ def _it_where_main_clause(rest: Sequence[str]) -> bool:
     index = 0
     while index < len(rest) and (rest[index] in _IT_PRONOUNS or rest[index] in _IT_CLITICS):
         index += 1
-    return index < len(rest) and _main_clause_follows(_after_verb(rest, index))
+    if index >= len(rest):
+        return False
+    after = _after_verb(rest, index)
+    if len(after) > 1 and after[0] in _IT_PRONOUNS and after[1] in {"non", "c'", "ci", "si"}:
+        return True  # "dove abito io non c'è la metro"
+    return _main_clause_follows(after)
 
 
 def _it_how_question(rest: Sequence[str]) -> bool:
@@ -1602,9 +1730,15 @@ _ROMANCE_AUXILIARIES: Final = _fw(
 )
 
 
+_PT_IRREGULAR_FUTURE_SUBJ: Final = _fw(
+    "quiser quiseres quisermos quiserem puder puderes pudermos puderem tiver tiveres "
+    "tivermos tiverem estiver estiveres fizer fizeres souber souberes vier vieres"
+)
+
+
 def _pt_future_subj(verb: str) -> bool:
     """Return True for a Portuguese future subjunctive ("chegares", "fores", "preferires")."""
-    if verb in {"for", "fores", "formos", "forem"}:
+    if verb in {"for", "fores", "formos", "forem"} or verb in _PT_IRREGULAR_FUTURE_SUBJ:
         return True
     return verb.endswith(("ares", "eres", "ires", "armos", "ermos", "irmos")) and len(verb) > 5
 
@@ -1647,9 +1781,11 @@ def _romance_when(
     verb = rest[index]
     if verb in modals:
         # "quando vuoi (tu)" = "whenever you like"; "quando vuoi partire" asks.
-        if verb not in _WHENEVER_MODALS:
-            return True
         after = [word for word in rest[index + 1 :] if word not in clitics]
+        if verb not in _WHENEVER_MODALS:
+            # "quando posso venire" asks; "quando posso ti chiamo" = "when I can, I call".
+            infinitive = bool(after) and after[0].endswith(("are", "ere", "ire", "ar", "er", "ir"))
+            return infinitive or not _main_clause_follows(after)
         return bool(after) and after[0].endswith(("are", "ere", "ire", "ar", "er", "ir", "or"))
     if imperfect.search(verb):
         return False
@@ -1696,7 +1832,8 @@ def _main_clause_follows(words: Sequence[str]) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 _PT_FILLERS: Final = _fillers(
-    "então entao bom bem olha olhe e mas ok okay tipo pois né enfim ah desculpa desculpe ei oi"
+    "então entao bom bem olha olhe e mas ok okay tipo pois né enfim ah desculpa desculpe ei oi "
+    "hey uh uhm ehm eh"
 )
 _PT_PRONOUNS: Final = _fw("eu tu você voce ele ela nós nos vocês voces eles elas")
 _PT_CLITICS: Final = _fw("me te se nos lhe o a")
@@ -1747,7 +1884,7 @@ _PT_VERBS_RAW: Final = frozenset(
 _PT_HOW_STATEMENT: Final = _fw(
     "disse dizia falei falava sabe sabes sabem sempre combinado quiser queira quiserem "
     "siempre dije dijiste dijo "
-    "quieras quiera quieran "
+    "quieras quiera quieran digas diga digan prefieras prefiera "
     "previsto de costume"
 )
 _PT_WH_ALWAYS: Final = _fw("quem qual quais quanto quanta quantos quantas porquê")
@@ -1760,7 +1897,9 @@ _PT_FEASIBLE: Final = _phrases(
     "você tem|voce tem|tens|me pode|pode me|me ajuda|me diz|me diga|me fala|me pergunto|"
     "pergunto-me|eu me pergunto|é possível|seria possível|há algum|tem algum|existe algum|"
     "você viu|viste|se importa|você se importa|quer|vocês querem|podia|podias|podíamos|"
-    "me podia|me podias|você podia|tu podias|podes me|me podes"
+    "me podia|me podias|você podia|tu podias|podes me|me podes|tem alguma|tem alguém|"
+    "há alguma|há alguém|existe alguma|tens algum|tens alguma|tem ideia|tens ideia|"
+    "você tem ideia|daria para|daria pra|dava para|dava pra|seria possível|tem problema se"
 )
 _PT_FEASIBLE_BLOCK: Final = _fw("ser que chover razão")
 _PT_ENCLITICS: Final = _fw("me te se nos vos lhe lhes o a os as lo la los las")
@@ -1804,8 +1943,10 @@ def _q_pt(body: _Body) -> bool:
     if first == "que":
         if not rest or rest[0] in _PT_PRONOUNS:
             return False
-        if rest[0] in _EXCLAMATIVE:
-            return False
+        if rest[0] in _EXCLAMATIVE or (
+            rest[-1] in _EXCLAMATIVE and not any(w in _PT_VERBS_RAW for w in raw[1:])
+        ):
+            return False  # "que dia lindo"
         if rest[0] in {"tal", "horas", "hora", "dia"} or any(w in _PT_VERBS_RAW for w in raw[1:5]):
             return True
         return _verb_before_article(rest, _PT_ARTICLES)
@@ -1866,11 +2007,13 @@ def _pt_feasible(words: Sequence[str], answered: bool) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 _DE_FILLERS: Final = _fillers(
-    "also äh ähm hm hmm na naja und aber ok okay mal hör schau übrigens entschuldigung sorry moment"
+    "also äh ähm hm hmm na naja und aber ok okay mal hör schau übrigens entschuldigung sorry "
+    "moment hey uh uhm ehm"
 )
 _DE_WH: Final = _fw(
     "wer wen wem wessen was wo wann warum wieso weshalb weswegen wie welche welcher welches "
-    "welchem welchen woher wohin womit wofür worüber wozu woran worauf wovon wodurch"
+    "welchem welchen woher wohin womit wofür worüber wozu woran worauf wovon wodurch "
+    "wieviel wieviele wievielte"
 )
 _DE_PRONOUNS: Final = _fw("ich du er sie es wir ihr man")
 _DE_ARTICLES: Final = _fw(
@@ -1902,7 +2045,7 @@ _DE_TOPIC_DROP_TAIL: Final = _fw(
     "nicht nichts schon auch gern gerne doch ja noch mal machen vergessen verstehen gemacht "
     "gesagt gesehen so"
 )
-_DE_DROP_EXTRA: Final = _fw("sein passieren klar egal")
+_DE_DROP_EXTRA: Final = _fw("sein passieren klar egal drauf darauf an")
 _DE_VERB_SUFFIX_RE: Final = re.compile(r"(?:st|t|en|e)$")
 _DE_INDIRECT: Final = _phrases(
     "ich frage mich|ich frag mich|sag mir|sagen sie mir|ich möchte wissen|ich würde gern wissen|"
@@ -1918,8 +2061,11 @@ def _q_de(body: _Body) -> bool:
     words = body.words
     if not words:
         return False
-    if _starts(words, _DE_INDIRECT):
-        return True
+    indirect = _starts(words, _DE_INDIRECT)
+    if indirect:
+        # "sag mir, wo …", "ich frage mich ob …"; not "sag mir Bescheid".
+        asked = [w for w in words[indirect:] if w not in _DE_ADVERBS]
+        return not asked or asked[0] in _DE_WH or asked[0] == "ob"
     if words[:2] == ("sag", "mal") or words[:2] == ("sagen", "sie"):
         words = words[2:]
         if not words:
@@ -2029,6 +2175,8 @@ def _de_correlative(rest: Sequence[str], orig: Sequence[str], clause: _Clause) -
         return False
     if tail[0] not in _DE_D_PRONOUNS or tail_orig[1][:1].isupper():
         return False
+    if rest[0] in _DE_VERBS and tail[1] not in _DE_VERBS and tail[1] != "nicht":
+        return False  # lowercase noun after a common verb: "was kostet das ticket"
     return tail[1] == "nicht" or _de_verb_like(tail[1], tail_orig[1])
 
 
@@ -2092,7 +2240,7 @@ def _followed_by_pronoun(words: Sequence[str], index: int) -> bool:
 
 _EL_FILLERS: Final = _fillers(
     "λοιπόν ε εε εεε μμ α αχ και αλλά δηλαδή άκου άκουσε κοίτα βασικά ρε μωρέ οκ εντάξει "
-    "συγγνώμη καλά ωραία"
+    "συγγνώμη καλά ωραία ok okay hey so um uh uhm ehm"
 )
 _EL_WH_ALWAYS: Final = _fw(
     "ποιος ποια ποιο ποιοι ποιες ποιον ποιου ποιας ποιων ποιανού ποιανής μήπως άραγε "
@@ -2125,6 +2273,13 @@ _EL_FEASIBLE: Final = _phrases(
     "αναρωτιέμαι|πες μου|πείτε μου|είδες|είδατε|άκουσες|έχεις|έχετε"
 )
 _EL_FEASIBLE_BLOCK: Final = _fw("δίκιο λάθος")
+_EL_TELL_FIRST: Final = _fw("πες πείτε")
+_EL_TELL_FOLLOW: Final = _fw(
+    "τι πού που πώς πως πότε ποτε γιατί αν ποιος ποια ποιο ποιοι ποιον πόσο πόσα πόσοι πόσες "
+    "πόση ποιες ποιους"
+)
+_EL_THIRD_CAN: Final = _fw("μπορούσε")
+_EL_EPISTEMIC: Final = _fw("είναι ήταν γίνει συμβεί πάει βρέξει")
 _EL_TAGS: Final = frozenset(
     {
         ("έτσι",),
@@ -2176,7 +2331,17 @@ def _q_el(body: _Body) -> bool:
     feasible = _starts(words, _EL_FEASIBLE)
     if not feasible or body.answered:
         return False
-    return not (len(words) > feasible and words[feasible] in _EL_FEASIBLE_BLOCK)
+    after = words[feasible:]
+    if words[0] in _EL_TELL_FIRST and after and after[0] not in _EL_TELL_FOLLOW:
+        return False  # "πες μου όταν είσαι έτοιμος" is a request, "πες μου πού" asks
+    if (
+        words[feasible - 1] in _EL_THIRD_CAN
+        and after[:1] == (_fold("να"),)
+        and after[1:2]
+        and after[1] in _EL_EPISTEMIC
+    ):
+        return False  # "θα μπορούσε να είναι χειρότερα": "it could be worse"
+    return not (after and after[0] in _EL_FEASIBLE_BLOCK)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2444,6 +2609,12 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
             r"(?:il\s+)?faut\s+que\s+je\s+pense\s+(?:à|au|aux)\s+(?P<c>.+)",
         ),
         _rule(KIND_REMINDER, r"je\s+dois\s+penser\s+(?:à|au|aux)\s+(?P<c>.+)"),
+        _rule(KIND_REMINDER, r"(?:pense|pensez)\s+(?:bien\s+)?à\s+(?P<c>\w+(?:er|ir|re)\b.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"(?:n'?\s*)?(?:oublie|oubliez)\s+pas\s+"
+            r"(?P<c>(?:le|la|les|l'|ton|ta|tes|tes|votre|vos|mon|ma|mes)\s*\w.+)",
+        ),
         _rule(
             KIND_REMINDER,
             r"(?:n'?\s*)?(?:oublie|oubliez)\s+pas\s*(?:de\s+|d'\s*|que\s+|qu'\s*)(?P<c>.+)",
@@ -2494,6 +2665,7 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
             KIND_REMINDER,
             r"μη(?:ν)?\s+με\s+αφήσεις\s+να\s+ξεχάσω\s+(?:ότι\s+|πως\s+)?(?P<c>.+)",
         ),
+        _rule(KIND_REMINDER, r"(?:θυμήσου|θυμηθείτε)\s+(?:να\s+|ότι\s+)(?P<c>.+)"),
         _rule(
             KIND_REMINDER,
             r"(?:να\s+)?μη(?:ν)?\s+ξεχάσω\s+(?:ότι\s+|πως\s+)?(?P<c>.+)",
@@ -2529,10 +2701,21 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
         _rule(
             KIND_REMINDER,
             r"(?:(?:puedes|podrías|puede|podría)\s+)?(?:recuérdame|recuerdame|recordarme|"
-            r"recuérdeme|me\s+recuerdas|me\s+recuerda)\s+(?:que\s+|de\s+|a\s+)?(?P<c>.+)",
+            r"recuérdeme|me\s+recuerdas(?!\s+al?\s)|me\s+recuerda(?!\s+al?\s))\s+"
+            r"(?:que\s+|de\s+|a\s+)?(?P<c>.+)",
             question=True,
         ),
         _rule(KIND_REMINDER, r"no\s+me\s+dejes\s+olvidar\s+(?:que\s+|de\s+)?(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"(?:que\s+)?no\s+se\s+me\s+(?:olvide|pase|olvida)\s+(?:que\s+|de\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:yo\s+)?no\s+(?:puedo|debo|podemos|debemos)\s+olvidar(?:me|nos)?\s+"
+            r"(?:de\s+|que\s+)?(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"acuérdate\s+de\s+(?P<c>.+)"),
         _rule(
             KIND_REMINDER,
             r"no\s+(?:olvides|te\s+olvides\s+de|olvide|se\s+olvide\s+de)\s+(?:que\s+|de\s+)?"
@@ -2578,6 +2761,11 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
         _rule(KIND_REMINDER, r"vergiss\s+nicht\s*,?\s*(?:dass\s+)?(?P<c>.+)"),
         _rule(
             KIND_REMINDER,
+            r"(?:denk|denke|denkt|denken\s+sie)\s+(?:bitte\s+)?(?:dran|daran)\s*,?\s*"
+            r"(?:dass\s+)?(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
             r"ich\s+(?:muss|darf)\s+(?:daran\s+denken|nicht\s+vergessen)\s*,?\s*(?:dass\s+)?"
             r"(?P<c>.+)",
         ),
@@ -2610,7 +2798,16 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
             KIND_REMINDER,
             r"non\s+(?:farmi|lasciarmi)\s+dimenticare\s+(?:di\s+|che\s+|d'\s*)?(?P<c>.+)",
         ),
-        _rule(KIND_REMINDER, r"non\s+dimenticare\s+(?:di\s+|che\s+|d'\s*)(?P<c>.+)"),
+        _rule(
+            KIND_REMINDER,
+            r"non\s+(?:ti\s+)?dimenticar(?:e|ti)\s+(?:di\s+|che\s+|d'\s*)(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:io\s+)?non\s+(?:devo|dobbiamo|posso|possiamo)\s+dimenticar(?:e|mi|ci)\s+"
+            r"(?:di\s+|che\s+|d'\s*)(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"ricordati\s+(?:di\s+|che\s+|d'\s*)(?P<c>.+)"),
         _rule(KIND_REMINDER, r"devo\s+ricordarmi\s+(?:di\s+|che\s+|d'\s*)(?P<c>.+)"),
         _rule(
             KIND_REMINDER,
@@ -2648,8 +2845,14 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
         ),
         _rule(
             KIND_REMINDER,
-            r"não\s+(?:se\s+)?esque(?:ça|ce|cer)\s+(?:de\s+|que\s+)(?P<c>.+)",
+            r"não\s+(?:(?:se|te)\s+)?esque(?:ça|ças|çam|ce|cer)\s+(?:de\s+|que\s+)(?P<c>.+)",
         ),
+        _rule(
+            KIND_REMINDER,
+            r"(?:eu\s+)?não\s+(?:posso|podemos|devo|devemos)\s+(?:me\s+)?esquecer(?:-me)?\s+"
+            r"(?:de\s+|que\s+)(?P<c>.+)",
+        ),
+        _rule(KIND_REMINDER, r"(?:lembra-te|lembre-se)\s+(?:de\s+|que\s+)(?P<c>.+)"),
         _rule(
             KIND_REMINDER,
             r"(?:tenho|preciso)\s+(?:que\s+|de\s+)?(?:me\s+)?lembrar\s+(?:de\s+|que\s+)(?P<c>.+)",
