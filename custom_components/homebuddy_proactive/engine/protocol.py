@@ -82,7 +82,7 @@ def parse_frame(raw: str, now: datetime) -> IncomingEvent:
         raise ProtocolError(ERROR_INVALID_MESSAGE, f"frame larger than {MAX_FRAME_BYTES} bytes")
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError, or a number beyond int limits
         raise ProtocolError(ERROR_INVALID_MESSAGE, "frame is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError(ERROR_INVALID_MESSAGE, "frame must be a JSON object")
@@ -102,14 +102,15 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
     event_id = data.get("event_id")
     if event_id is None:
         event_id = str(uuid.uuid4())
-    elif isinstance(event_id, int) and not isinstance(event_id, bool):
-        event_id = str(event_id)  # numeric result ids are ids too
-    elif not isinstance(event_id, str) or not event_id.strip():
-        raise ProtocolError(ERROR_INVALID_MESSAGE, "event_id must be a non-empty string")
-    elif len(event_id) > MAX_ID_CHARACTERS:
-        raise ProtocolError(
-            ERROR_INVALID_MESSAGE, f"event_id must be at most {MAX_ID_CHARACTERS} characters"
-        )
+    else:
+        if isinstance(event_id, int) and not isinstance(event_id, bool):
+            event_id = str(event_id)  # numeric result ids are ids too
+        if not isinstance(event_id, str) or not event_id.strip():
+            raise ProtocolError(ERROR_INVALID_MESSAGE, "event_id must be a non-empty string")
+        if len(event_id) > MAX_ID_CHARACTERS:
+            raise ProtocolError(
+                ERROR_INVALID_MESSAGE, f"event_id must be at most {MAX_ID_CHARACTERS} characters"
+            )
 
     def fail(message: str) -> ProtocolError:
         return ProtocolError(ERROR_INVALID_MESSAGE, message, event_id)
@@ -122,7 +123,9 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
     if len(text) > MAX_TEXT_CHARACTERS:
         raise fail(f"text must be at most {MAX_TEXT_CHARACTERS:,} characters")
 
-    is_final = data.get("is_final", True)
+    is_final = data.get("is_final")
+    if is_final is None:
+        is_final = True  # optional: omitted or null means final (seed's field table)
     if not isinstance(is_final, bool):
         raise fail("is_final must be true or false")
 
@@ -136,9 +139,13 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
 
     language = data.get("language")
     if language is not None:
-        if not isinstance(language, str) or not _LANGUAGE_RE.match(language.strip()):
+        if not isinstance(language, str):
             raise fail("language must be a language code such as 'en' or 'el'")
+        # Only a hint: one that is no language code ("", "auto") is ignored, not an error
+        # that would cost the transcript; the language is then detected from the text.
         language = language.strip()
+        if not _LANGUAGE_RE.match(language):
+            language = None
 
     timestamp_value = data.get("timestamp")
     if timestamp_value is None:
