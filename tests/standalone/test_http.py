@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
+from custom_components.homebuddy_proactive.engine.server import ServerSettings, create_app
 from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL, PASSWORD, USERNAME, ServerFactory, ServerProcess, bearer, sign_in
@@ -200,11 +203,43 @@ async def test_unknown_path_is_a_json_404(
     http: aiohttp.ClientSession, server: ServerProcess
 ) -> None:
     """Unknown routes answer JSON like every other error."""
-    async with http.get(f"{server.url}/docs") as response:
+    async with http.get(f"{server.url}/swagger") as response:
         assert response.status == 404
         assert (await response.json())["error"] == "not_found"
     async with http.put(f"{server.url}/v1/memories") as response:
         assert response.status == 405
+
+
+async def test_docs_describe_every_route(
+    http: aiohttp.ClientSession, server: ServerProcess
+) -> None:
+    """/docs (as the seed's service had) and /openapi.json list every route, without a token."""
+    async with http.get(f"{server.url}/openapi.json") as response:
+        assert response.status == 200
+        document = await response.json()
+    assert document["openapi"].startswith("3.")
+    manifest = json.loads(
+        (
+            Path(__file__).parents[2] / "custom_components/homebuddy_proactive/manifest.json"
+        ).read_text()
+    )
+    assert document["info"]["version"] == manifest["version"]
+    served = {
+        (method, path) for path, operations in document["paths"].items() for method in operations
+    }
+    routes = {
+        (route.method.lower(), route.resource.canonical)
+        for route in create_app(ServerSettings.from_env({})).router.routes()
+        if route.method != "HEAD" and route.resource is not None
+    }
+    assert served == routes - {("get", "/docs"), ("get", "/openapi.json")}
+    assert ("post", "/v1/auth/signin") in served
+    async with http.get(f"{server.url}/docs") as response:
+        assert response.status == 200
+        assert response.content_type == "text/html"
+        page = await response.text()
+    assert "/v1/auth/signin" in page and "/openapi.json" in page
+    assert page.count("<tr>") == len(served) + 1
 
 
 async def test_memories(http: aiohttp.ClientSession, server: ServerProcess) -> None:

@@ -31,6 +31,7 @@ import aiosqlite
 from aiohttp import hdrs, web
 from aiohttp.abc import AbstractAccessLogger
 
+from .api_docs import docs_page, openapi_document, package_version
 from .config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
 from .const import DETECTOR_CONVERSATE, DETECTOR_MODES
 from .engine import ProactiveEngine
@@ -420,6 +421,7 @@ class StandaloneApi:
         self.limiter = limiter or SigninRateLimiter()
         self.purge_interval = purge_interval
         self._runtime: StandaloneRuntime | None = None
+        self._openapi = openapi_document(package_version())
 
     @property
     def runtime(self) -> StandaloneRuntime:
@@ -533,6 +535,14 @@ class StandaloneApi:
             raise RequestError(HTTPStatus.BAD_REQUEST, str(err)) from err
 
     # -- routes ------------------------------------------------------------------------------
+
+    async def openapi(self, request: web.Request) -> web.Response:
+        """``GET /openapi.json``: the machine-readable description of this API."""
+        return web.json_response(self._openapi)
+
+    async def docs(self, request: web.Request) -> web.Response:
+        """``GET /docs``: the same description as a readable page."""
+        return web.Response(text=docs_page(self._openapi), content_type="text/html")
 
     async def health(self, request: web.Request) -> web.Response:
         """``GET /health``: the process is up."""
@@ -713,6 +723,8 @@ def create_app(
     app.on_shutdown.append(api.on_shutdown)
     app.router.add_get("/health", api.health)
     app.router.add_get("/ready", api.ready)
+    app.router.add_get("/openapi.json", api.openapi)
+    app.router.add_get("/docs", api.docs)
     app.router.add_post("/v1/auth/signin", api.signin)
     app.router.add_post("/v1/auth/signout", api.signout)
     app.router.add_get("/v1/ws", api.websocket)
