@@ -55,6 +55,7 @@ class FakeOllama:
     in_flight: int = 0
     max_in_flight: int = 0
     url: str = ""
+    port: int = 0  # 0: a free port; kept after the first start, so a restart reuses it
     _runner: web.AppRunner | None = None
 
     def queue(self, *replies: FakeReply | dict[str, Any] | str) -> None:
@@ -63,17 +64,17 @@ class FakeOllama:
             self.replies.append(reply if isinstance(reply, FakeReply) else FakeReply(content=reply))
 
     async def start(self) -> str:
-        """Start listening on a free port of 127.0.0.1 and return the base URL."""
+        """Start listening on 127.0.0.1 (a free port, then the same one) and return the URL."""
         app = web.Application()
         app.router.add_get("/api/tags", self._tags)
         app.router.add_get("/api/version", self._version)
         app.router.add_post("/api/chat", self._chat)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{self.port}"
         return self.url
 
     async def stop(self) -> None:

@@ -31,8 +31,14 @@ from .engine.store import ProactiveStore, StoreError
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView
+from .websocket_api import async_setup_memory_websocket_api
 
-PLATFORMS: list[Platform] = [Platform.CONVERSATION, Platform.EVENT, Platform.SENSOR]
+PLATFORMS: list[Platform] = [
+    Platform.BINARY_SENSOR,
+    Platform.CONVERSATION,
+    Platform.EVENT,
+    Platform.SENSOR,
+]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 
 
@@ -41,6 +47,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     hass.http.register_view(HomeBuddyWebSocketView())
     async_setup_alarm_services(hass)
     async_setup_memory_services(hass)
+    async_setup_memory_websocket_api(hass)
     return True
 
 

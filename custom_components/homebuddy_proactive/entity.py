@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from homeassistant.core import callback
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
 from homeassistant.helpers.entity import Entity, EntityDescription
 
@@ -27,3 +28,20 @@ class HomeBuddyEntity(Entity):
             model=entry.runtime_data.model.model,
             entry_type=DeviceEntryType.SERVICE,
         )
+
+
+class HomeBuddyStatusEntity(HomeBuddyEntity):
+    """An entity whose state follows the engine: sockets opening and closing, Ollama's status.
+
+    The engine calls its state listeners when a connection changes and when the model becomes
+    reachable or unreachable (``OllamaModel.on_status_change``).
+    """
+
+    async def async_added_to_hass(self) -> None:
+        """Write the state again on every change the engine reports."""
+        await super().async_added_to_hass()
+        self.async_on_remove(self.entry.runtime_data.engine.add_state_listener(self._update))
+
+    @callback
+    def _update(self) -> None:
+        self.async_write_ha_state()

@@ -50,6 +50,11 @@ class HomeBuddyRuntimeData:
     assist: HomeBuddyAssistant | None = None
     closed: bool = False
 
+    @property
+    def model_reachable(self) -> bool | None:
+        """Whether Ollama answered the last call (None before the first one)."""
+        return self.model.stats.available
+
     async def async_close(self) -> None:
         """Close sockets, lanes, the store and the Ollama client (once)."""
         if self.closed:

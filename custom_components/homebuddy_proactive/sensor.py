@@ -20,7 +20,7 @@ from homeassistant.helpers.event import async_track_time_change
 from homeassistant.helpers.typing import StateType
 from homeassistant.util import dt as dt_util
 
-from .entity import HomeBuddyEntity
+from .entity import HomeBuddyStatusEntity
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 
 MAX_STATE_LENGTH = 255
@@ -61,7 +61,7 @@ def _today(runtime: HomeBuddyRuntimeData) -> StateType:
 
 
 def _llm_status(runtime: HomeBuddyRuntimeData) -> StateType:
-    available = runtime.model.stats.available
+    available = runtime.model_reachable
     if available is None:
         return "unknown"
     return "ok" if available else "unavailable"
@@ -106,16 +106,16 @@ async def async_setup_entry(
     async_add_entities(HomeBuddySensor(entry, description) for description in SENSORS)
 
 
-class HomeBuddySensor(HomeBuddyEntity, SensorEntity):
+class HomeBuddySensor(HomeBuddyStatusEntity, SensorEntity):
     """A sensor that updates whenever the engine reports a change."""
 
     entity_description: HomeBuddySensorDescription
 
     async def async_added_to_hass(self) -> None:
-        """Update on every insight and every connection change."""
+        """Update on every insight too, and at midnight."""
+        await super().async_added_to_hass()
         engine = self.entry.runtime_data.engine
         self.async_on_remove(engine.add_insight_listener(lambda _insight: self._update()))
-        self.async_on_remove(engine.add_state_listener(self._update))
         # "Insights today" starts again from zero at local midnight.
         self.async_on_remove(
             async_track_time_change(self.hass, self._midnight, hour=0, minute=0, second=0)
@@ -123,10 +123,6 @@ class HomeBuddySensor(HomeBuddyEntity, SensorEntity):
 
     @callback
     def _midnight(self, _now: datetime) -> None:
-        self.async_write_ha_state()
-
-    @callback
-    def _update(self) -> None:
         self.async_write_ha_state()
 
     @property

@@ -1,7 +1,8 @@
 """Memory actions: add, list, correct, forget and export what HomeBuddy remembers about a client.
 
 Registered once per Home Assistant instance from ``async_setup``; they act on the loaded entry
-(the integration allows a single one). Every store is reachable, so nothing is remembered that
+(the integration allows a single one). The websocket API (``websocket_api.py``) runs the same
+operations for the UI. Every store is reachable, so nothing is remembered that
 the user cannot see, correct and delete: factual, procedural and affective memories can be
 added; episodes and short-term turns come from conversations and are listed, exported and
 forgotten; every long-term memory can be corrected.
@@ -9,6 +10,7 @@ forgotten; every long-term memory can be corrected.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Final
 
 import voluptuous as vol
@@ -21,6 +23,7 @@ from homeassistant.core import (
 )
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers.typing import VolDictType
 
 from .const import DOMAIN
 from .engine.const import MEMORY_KINDS
@@ -68,7 +71,7 @@ ADDABLE_STORES: Final = (STORE_FACTUAL, STORE_PROCEDURAL, STORE_AFFECTIVE)
 SOURCE: Final = "home_assistant"
 
 
-def _client_id(value: Any) -> str:
+def valid_client_id(value: Any) -> str:
     """A client id as the WebSocket accepts it (or ``global``)."""
     try:
         return validate_identifier(ATTR_CLIENT_ID, cv.string(value))
@@ -80,7 +83,7 @@ _TEXTS = vol.All(cv.ensure_list, [cv.string])
 
 ADD_MEMORY_SCHEMA: Final = vol.Schema(
     {
-        vol.Required(ATTR_CLIENT_ID): _client_id,
+        vol.Required(ATTR_CLIENT_ID): valid_client_id,
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(ADDABLE_STORES),
         vol.Optional(ATTR_KIND, default="fact"): vol.In(MEMORY_KINDS),
         vol.Optional(ATTR_CONTENT): cv.string,
@@ -97,12 +100,15 @@ ADD_MEMORY_SCHEMA: Final = vol.Schema(
         vol.Optional(ATTR_TRIGGERS): _TEXTS,
     }
 )
+# The filters of a listing; the action needs a client id, the websocket API lists every
+# client's memories without one.
+LIST_MEMORIES_FILTERS: Final[VolDictType] = {
+    vol.Optional(ATTR_STORE): vol.In(MEMORY_STORES),
+    vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
+    vol.Optional(ATTR_LIMIT, default=100): vol.All(vol.Coerce(int), vol.Range(min=1, max=1000)),
+}
 LIST_MEMORIES_SCHEMA: Final = vol.Schema(
-    {
-        vol.Required(ATTR_CLIENT_ID): _client_id,
-        vol.Optional(ATTR_STORE): vol.In(MEMORY_STORES),
-        vol.Optional(ATTR_LIMIT, default=100): vol.All(vol.Coerce(int), vol.Range(min=1, max=1000)),
-    }
+    {vol.Required(ATTR_CLIENT_ID): valid_client_id, **LIST_MEMORIES_FILTERS}
 )
 # Every field but the id, the store and the client is a change; the engine checks which ones
 # the memory's store has.
@@ -110,7 +116,7 @@ UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
     {
         vol.Required(ATTR_MEMORY_ID): vol.All(vol.Coerce(int), vol.Range(min=1)),
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(tuple(EDITABLE_FIELDS)),
-        vol.Optional(ATTR_CLIENT_ID): _client_id,
+        vol.Optional(ATTR_CLIENT_ID): valid_client_id,
         vol.Optional(ATTR_CONTENT): cv.string,
         vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
         vol.Optional(ATTR_IMPORTANCE): vol.All(vol.Coerce(float), vol.Range(min=0, max=1)),
@@ -130,10 +136,10 @@ FORGET_MEMORY_SCHEMA: Final = vol.Schema(
     {
         vol.Required(ATTR_MEMORY_ID): vol.All(vol.Coerce(int), vol.Range(min=1)),
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(MEMORY_STORES),
-        vol.Optional(ATTR_CLIENT_ID): _client_id,
+        vol.Optional(ATTR_CLIENT_ID): valid_client_id,
     }
 )
-EXPORT_MEMORIES_SCHEMA: Final = vol.Schema({vol.Required(ATTR_CLIENT_ID): _client_id})
+EXPORT_MEMORIES_SCHEMA: Final = vol.Schema({vol.Required(ATTR_CLIENT_ID): valid_client_id})
 
 
 def _memory(hass: HomeAssistant) -> MemoryEngine:
@@ -152,10 +158,9 @@ def _invalid(error: str) -> ServiceValidationError:
     )
 
 
-async def _async_add_memory(call: ServiceCall) -> ServiceResponse:
+async def async_add_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
     """Remember a fact, a procedure or a feeling; return what was stored."""
-    memory = _memory(call.hass)
-    data = call.data
+    memory = _memory(hass)
     client_id, store = data[ATTR_CLIENT_ID], data[ATTR_STORE]
     importance = data[ATTR_IMPORTANCE]
     stored: dict[str, Any]
@@ -199,28 +204,33 @@ async def _async_add_memory(call: ServiceCall) -> ServiceResponse:
     return {"memory": stored}
 
 
-async def _async_list_memories(call: ServiceCall) -> ServiceResponse:
-    """A client's memories of every store (or one), newest first."""
-    client_id = call.data[ATTR_CLIENT_ID]
-    memories = await _memory(call.hass).overview(
-        client_id, call.data.get(ATTR_STORE), call.data[ATTR_LIMIT]
-    )
+async def async_list_memories(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A client's (or every client's) memories of every store (or one), newest first."""
+    client_id = data.get(ATTR_CLIENT_ID)
+    try:
+        memories = await _memory(hass).overview(
+            client_id, data.get(ATTR_STORE), data[ATTR_LIMIT], kind=data.get(ATTR_KIND)
+        )
+    except MemoryError as err:
+        raise ServiceValidationError(
+            translation_domain=DOMAIN,
+            translation_key="invalid_memory_filter",
+            translation_placeholders={"error": str(err)},
+        ) from err
     return {"client_id": client_id, "memories": memories}
 
 
-async def _async_update_memory(call: ServiceCall) -> ServiceResponse:
+async def async_update_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
     """Correct one long-term memory; return it as it is now stored."""
-    memory = _memory(call.hass)
-    store, memory_id = call.data[ATTR_STORE], call.data[ATTR_MEMORY_ID]
+    memory = _memory(hass)
+    store, memory_id = data[ATTR_STORE], data[ATTR_MEMORY_ID]
     changes = {
         field: value
-        for field, value in call.data.items()
+        for field, value in data.items()
         if field not in (ATTR_MEMORY_ID, ATTR_STORE, ATTR_CLIENT_ID)
     }
     try:
-        revised = await memory.revise(
-            memory_id, changes, call.data.get(ATTR_CLIENT_ID), store=store
-        )
+        revised = await memory.revise(memory_id, changes, data.get(ATTR_CLIENT_ID), store=store)
     except MemoryNotFoundError as err:
         raise _not_found(store, memory_id) from err
     except MemoryError as err:
@@ -240,16 +250,27 @@ def _not_found(store: str, memory_id: int) -> ServiceValidationError:
     )
 
 
-async def _async_forget_memory(call: ServiceCall) -> None:
+async def async_forget_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> None:
     """Delete one memory of any store."""
-    store, memory_id = call.data[ATTR_STORE], call.data[ATTR_MEMORY_ID]
-    if not await _memory(call.hass).forget(memory_id, call.data.get(ATTR_CLIENT_ID), store=store):
+    store, memory_id = data[ATTR_STORE], data[ATTR_MEMORY_ID]
+    if not await _memory(hass).forget(memory_id, data.get(ATTR_CLIENT_ID), store=store):
         raise _not_found(store, memory_id)
 
 
-async def _async_export_memories(call: ServiceCall) -> ServiceResponse:
+async def async_export_memories(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
     """Everything remembered about a client, store by store."""
-    return await _memory(call.hass).export(call.data[ATTR_CLIENT_ID])
+    return await _memory(hass).export(data[ATTR_CLIENT_ID])
+
+
+def _action(
+    operation: Callable[[HomeAssistant, Mapping[str, Any]], Awaitable[dict[str, Any] | None]],
+) -> Callable[[ServiceCall], Coroutine[Any, Any, ServiceResponse]]:
+    """The action handler of a memory operation (the websocket API calls the same ones)."""
+
+    async def handle(call: ServiceCall) -> ServiceResponse:
+        return await operation(call.hass, call.data)
+
+    return handle
 
 
 @callback
@@ -258,31 +279,31 @@ def async_setup_memory_services(hass: HomeAssistant) -> None:
     hass.services.async_register(
         DOMAIN,
         SERVICE_ADD_MEMORY,
-        _async_add_memory,
+        _action(async_add_memory),
         schema=ADD_MEMORY_SCHEMA,
         supports_response=SupportsResponse.OPTIONAL,
     )
     hass.services.async_register(
         DOMAIN,
         SERVICE_LIST_MEMORIES,
-        _async_list_memories,
+        _action(async_list_memories),
         schema=LIST_MEMORIES_SCHEMA,
         supports_response=SupportsResponse.ONLY,
     )
     hass.services.async_register(
         DOMAIN,
         SERVICE_UPDATE_MEMORY,
-        _async_update_memory,
+        _action(async_update_memory),
         schema=UPDATE_MEMORY_SCHEMA,
         supports_response=SupportsResponse.OPTIONAL,
     )
     hass.services.async_register(
-        DOMAIN, SERVICE_FORGET_MEMORY, _async_forget_memory, schema=FORGET_MEMORY_SCHEMA
+        DOMAIN, SERVICE_FORGET_MEMORY, _action(async_forget_memory), schema=FORGET_MEMORY_SCHEMA
     )
     hass.services.async_register(
         DOMAIN,
         SERVICE_EXPORT_MEMORIES,
-        _async_export_memories,
+        _action(async_export_memories),
         schema=EXPORT_MEMORIES_SCHEMA,
         supports_response=SupportsResponse.ONLY,
     )

@@ -740,6 +740,35 @@ async def test_every_store_can_be_listed_and_forgotten(memories: Factory) -> Non
     assert await e.retrieve("c1", "garden roses boiler Léa happy", 10) == []
 
 
+async def test_every_client_can_be_listed_and_facts_filtered_by_kind(memories: Factory) -> None:
+    """Without a client id every client's memories are listed; a kind keeps those facts only."""
+    m = await memories()
+    e = m.engine
+    await e.remember("c1", "person", "Léa is 7")
+    m.clock.advance(minutes=1)
+    await e.remember("c2", "fact", "The boiler is in the cellar")
+    m.clock.advance(minutes=1)
+    await e.remember_procedure("c2", "Reset the boiler", ["Hold reset"])
+    await talk(m, "Hello there.", client="c3")
+
+    everyone = await e.overview(None)
+    assert sorted((x["client_id"], x["store"]) for x in everyone) == [
+        ("c1", STORE_FACTUAL),
+        ("c2", STORE_FACTUAL),
+        ("c2", STORE_PROCEDURAL),
+        ("c3", STORE_EPISODIC),
+        ("c3", STORE_SHORT_TERM),
+    ]
+    assert everyone[-1]["content"] == "Léa is 7"  # newest first
+    assert [x["content"] for x in await e.overview(None, kind="person")] == ["Léa is 7"]
+    assert await e.overview("c2", kind="person") == []
+    assert [x["client_id"] for x in await e.overview(None, STORE_FACTUAL, limit=1)] == ["c2"]
+    with pytest.raises(MemoryError, match="only factual memories have a kind"):
+        await e.overview(None, STORE_PROCEDURAL, kind="fact")
+    with pytest.raises(MemoryError, match="kind must be one of"):
+        await e.overview("c1", kind="opinion")
+
+
 async def test_a_corrected_fact_is_found_by_its_new_words_only(memories: Factory) -> None:
     """An edit changes what is listed and what retrieval finds; history stays."""
     m = await memories()

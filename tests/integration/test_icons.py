@@ -61,7 +61,12 @@ async def test_every_entity_has_an_icon(
         )
     }
     assert created <= with_icons
-    assert {platform for platform, _ in created} == {"conversation", "event", "sensor"}
+    assert {platform for platform, _ in created} == {
+        "binary_sensor",
+        "conversation",
+        "event",
+        "sensor",
+    }
 
 
 async def test_every_action_has_an_icon(

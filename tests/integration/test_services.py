@@ -107,6 +107,22 @@ async def test_every_store_can_be_added_listed_and_forgotten(
     assert (await call(hass, "list_memories", client_id="glasses-2"))["memories"] != []
 
 
+async def test_facts_can_be_listed_by_kind(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """A kind keeps the facts of that kind; it makes no sense for other stores."""
+    await call(hass, "add_memory", client_id="glasses-1", kind="person", content="Léa is 7")
+    await call(hass, "add_memory", client_id="glasses-1", kind="task", content="Call Léa")
+    await call(
+        hass, "add_memory", client_id="glasses-1", store="procedural", name="Tea", steps=["Boil"]
+    )
+    tasks = await call(hass, "list_memories", client_id="glasses-1", kind="task")
+    assert [m["content"] for m in tasks["memories"]] == ["Call Léa"]
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "list_memories", client_id="glasses-1", store="procedural", kind="task")
+    assert err.value.translation_key == "invalid_memory_filter"
+
+
 async def test_export_has_everything_of_a_client(
     hass: HomeAssistant, init_integration: MockConfigEntry
 ) -> None:
@@ -417,6 +433,7 @@ def test_every_action_and_field_is_described_in_every_language() -> None:
             "memories_unavailable",
             "invalid_memory",
             "invalid_memory_update",
+            "invalid_memory_filter",
             "memory_not_found",
         ):
             assert strings["exceptions"][key]["message"]

@@ -334,23 +334,89 @@ class AssistRouter:
 # Deterministic fast paths
 # ---------------------------------------------------------------------------------------------
 
+# Fillers an older person says before the request, as speech-to-text writes them.
+_FILLERS: Final = (
+    r"(?:e+u+h+|h?e+u+|hum+|alors|bon|ben|bah|dis|dites|ecoute|ecoutez|tiens|ok|okay|"
+    r"hey|um+|uh+|so|well|oh|ah|homebuddy|λοιπον|ε+|ακου|"
+    r"s'il\s+(?:te|vous)\s+plait|please|σε\s+παρακαλω|παρακαλω)"
+)
 _SAVE_RE: Final = re.compile(
-    r"^\W*(?:(?:s'il (?:te|vous) plait|please|σε παρακαλω)\W+)?"
-    r"(?:souviens[- ]toi|souvenez[- ]vous|retiens|retenez|n'oublie pas|n'oubliez pas|"
-    r"note|notez|remember|don't forget|do not forget|keep in mind|note|"
-    r"θυμησου|να θυμασαι|μην ξεχασεις|σημειωσε)"
-    r"\s*(?:bien\s+|well\s+)?(?:que\s+|qu'|that\s+|οτι\s+|πως\s+|:\s*)(?P<fact>\S.*)$",
+    rf"^\W*(?:{_FILLERS}\W+)*"
+    r"(?:(?:est\s+ce\s+que\s+)?(?:tu\s+peux|tu\s+pourrais|peux\s+tu|pourrais\s+tu|vous\s+pouvez|"
+    r"pouvez\s+vous|pourriez\s+vous|je\s+veux\s+que\s+tu|je\s+voudrais\s+que\s+tu|"
+    r"j'aimerais\s+que\s+tu|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to|"
+    r"i'd\s+like\s+you\s+to|i\s+would\s+like\s+you\s+to|μπορεις\s+να|μπορειτε\s+να|"
+    r"θελω\s+να)\s+(?:please\s+|bien\s+)?)?"
+    r"(?:souviens\s+toi|souvenez\s+vous|te\s+souvenir|vous\s+souvenir|te\s+souviennes|"
+    r"rappelle\s+toi|rappelez\s+vous|te\s+rappeler|retiens|retenez|retenir|retiennes|"
+    r"n'oublie\s+pas|n'oubliez\s+pas|oublie\s+pas|oubliez\s+pas|ne\s+pas\s+oublier|"
+    r"notes?|notez|noter|prends\s+note|prenez\s+note|prendre\s+note|"
+    r"gardez?\s+en\s+memoire|garder\s+en\s+memoire|enregistre|memorise|memoriser|saches|"
+    r"remember|don't\s+forget|do\s+not\s+forget|never\s+forget|keep\s+in\s+mind|"
+    r"bear\s+in\s+mind|note\s+down|make\s+a\s+note|take\s+(?:a\s+)?note|memori[sz]e|"
+    r"θυμησου|να\s+θυμασαι|θυμηθεις|μην\s+ξεχασεις|μην\s+ξεχνας|σημειωσε|κρατα|κρατησε)"
+    r"\s*(?:bien\s+|well\s+|please\s+|s'il\s+te\s+plait\s+|σε\s+παρακαλω\s+)?"
+    r"(?:que\s+|qu'|that\s+|οτι\s+|πως\s+|:\s*)(?P<fact>\S.*)$",
     re.DOTALL,
 )
+_SUBJECT: Final = r"(?:de\s+|d'|du\s+|des\s+)?\s*"
 _RECALL_RE: Final = re.compile(
-    r"(?:qu'est[- ]ce que|que|qu'?)\s*(?:tu sais|vous savez|sais[- ]tu|savez[- ]vous|"
-    r"tu te souviens|vous vous souvenez)\s+(?:sur|de|d'|a propos de|au sujet de)\s*"
-    r"(?P<fr>[^?!.]+)"
-    r"|(?:tu te souviens|vous vous souvenez|te souviens[- ]tu|vous souvenez[- ]vous)\s+"
-    r"(?:de|d')\s*(?P<fr2>[^?!.]+)"
-    r"|what do you (?:know|remember) about\s+(?P<en>[^?!.]+)"
-    r"|do you remember\s+(?P<en2>[^?!.]+)"
-    r"|τι (?:ξερεις|θυμασαι) (?:για|σχετικα με)\s+(?P<el>[^;?!.]+)"
+    # "Qu'est-ce que tu sais sur Claire ?", "que sais-tu de mon fils", "ce que tu as retenu sur …"
+    r"(?:qu'est\s*ce\s+que|que|qu'?)\s*(?:tu\s+sais|vous\s+savez|sais\s+tu|savez\s+vous|"
+    r"tu\s+te\s+souviens|vous\s+vous\s+souvenez|tu\s+te\s+rappelles|tu\s+as\s+retenu|"
+    r"vous\s+avez\s+retenu|tu\s+connais|tu\s+te\s+rappelles)\s+"
+    r"(?:sur|a\s+propos|au\s+sujet|concernant|des\b|du\b|de\b|d')\s*"
+    + _SUBJECT
+    + r"(?P<fr>[^?!.;]+)"
+    # "Tu te souviens de Paul ?", "tu te souviens quand on est allés à Nice ?"
+    r"|(?:tu\s+te\s+souviens|vous\s+vous\s+souvenez|te\s+souviens\s+tu|vous\s+souvenez\s+vous|"
+    r"tu\s+te\s+rappelles?|vous\s+vous\s+rappelez|te\s+rappelles\s+tu)\s+"
+    r"(?:(?:des\b|du\b|de\b|d')\s*(?P<fr2>[^?!.;]+)"
+    r"|(?:que|qu')\s*(?P<fr3>[^?!.;]+)"
+    r"|(?P<fr4>(?:quand|comment|ou|pourquoi|la\s+fois|le\s+jour)\b[^?!.;]+))"
+    # "Parle-moi de Claire"
+    r"|\bparlez?\s+moi\s+(?:des\b|du\b|de\b|d')\s*(?P<fr5>[^?!.;]+)"
+    # English
+    r"|\bwhat\s+(?:do|did)\s+you\s+(?:know|remember|recall)\s+(?:about|of)\s+(?P<en>[^?!.;]+)"
+    r"|\bwhat\s+(?:did|have)\s+i\s+(?:tell|told)\s+you\s+about\s+(?P<en2>[^?!.;]+)"
+    r"|\bwhat\s+you\s+(?:know|remember)\s+about\s+(?P<en3>[^?!.;]+)"
+    r"|\bdo\s+you\s+(?:know|remember)\s+anything\s+about\s+(?P<en4>[^?!.;]+)"
+    r"|\b(?:do|can)\s+you\s+(?:remember|recall)\s+(?:that\s+)?(?P<en5>[^?!.;]+)"
+    r"|\btell\s+me\s+about\s+(?P<en6>[^?!.;]+)"
+    # Greek
+    r"|τι\s+(?:ξερεις|θυμασαι|ξερετε|θυμαστε)\s+(?:για|σχετικα\s+με)\s+(?P<el>[^?!.;]+)"
+    r"|(?:θυμασαι|θυμαστε)\s+τι\s+σου\s+(?:ειπα|εχω\s+πει)\s+(?:για|σχετικα\s+με)\s+"
+    r"(?P<el2>[^?!.;]+)"
+    r"|(?:θυμασαι|θυμαστε)\s+(?:οτι\s+|πως\s+)?(?!τι\b)(?P<el3>[^?!.;]+)"
+    r"|(?:πες|πειτε|μιλησε|μιλη?στε)\s+μου\s+για\s+(?P<el4>[^?!.;]+)"
+)
+_RECALL_GROUPS: Final = (
+    "fr",
+    "fr2",
+    "fr3",
+    "fr4",
+    "fr5",
+    "en",
+    "en2",
+    "en3",
+    "en4",
+    "en5",
+    "en6",
+    "el",
+    "el2",
+    "el3",
+    "el4",
+)
+# Subjects that are no memory: "parle-moi de la météo", "tell me about yourself".
+_NOT_SUBJECT_RE: Final = re.compile(
+    r"(?:(?:le|la|l'|les|the|un|une|a|an|το|τον|την|τα|τους|ο|η|των|τις)\s*)?"
+    r"(?:meteo|temps|actualites?|actus?|nouvelles|infos?|informations|journal|toi|vous|ta|ton|"
+    r"tes|votre|vos|autre|quelque|n'importe|rien|ca|cela|histoire|blague|faire|"
+    r"weather|news|yourself|you|your|something|anything|it|that|this|joke|story|"
+    r"καιρο|καιρος|ειδησεις|εσενα|εαυτο|κατι|αυτο)\b"
+)
+_SUBJECT_TAIL_RE: Final = re.compile(
+    r"\s*(?:s'il\s+(?:te|vous)\s+plait|please|σε\s+παρακαλω|παρακαλω)\s*$"
 )
 
 
@@ -361,9 +427,14 @@ def _original_span(original: str, folded: str, start: int, end: int) -> str:
     return folded[start:end]
 
 
+def _flat(text: str) -> str:
+    """Fold ``text`` and turn hyphens into spaces (same length)."""
+    return fold(text).replace("-", " ")
+
+
 def match_memory_save(text: str) -> str | None:
     """Return the fact of "souviens-toi que …" / "remember that …", or None."""
-    folded = fold(text)
+    folded = _flat(text)
     match = _SAVE_RE.match(folded)
     if not match:
         return None
@@ -374,13 +445,18 @@ def match_memory_save(text: str) -> str | None:
 
 def match_memory_recall(text: str) -> str | None:
     """Return the subject of "qu'est-ce que tu sais sur Claire ?", or None."""
-    folded = fold(text)
+    folded = _flat(text)
     match = _RECALL_RE.search(folded)
     if not match:
         return None
-    group = next(g for g in ("fr", "fr2", "en", "en2", "el") if match.group(g))
-    subject = _original_span(text, folded, match.start(group), match.end(group))
-    subject = subject.strip().rstrip(" ?;!.")
+    group = next(g for g in _RECALL_GROUPS if match.group(g))
+    start, end = match.start(group), match.end(group)
+    if _NOT_SUBJECT_RE.match(folded, start):
+        return None
+    if tail := _SUBJECT_TAIL_RE.search(folded, start, end):
+        end = tail.start()
+    subject = _original_span(text, folded, start, end)
+    subject = subject.strip().rstrip(" ?;!.,")
     return subject[:MAX_NAME] or None
 
 
@@ -410,8 +486,9 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         ("fear", "pain"),
         re.compile(
             r"\b(?:je suis tombee?|je me suis cassee? la figure|je ne peux (?:pas|plus) "
-            r"me relever|i(?:'ve| have)? fell|i(?:'ve| have) fallen|i can'?t get up|"
-            r"επεσα|δεν μπορω να σηκωθω)\b"
+            r"me relever|j'ai fait une (?:mauvaise )?chute|"
+            r"i(?:'ve| have)? fell|i(?:'ve| have) fallen|i can'?t get up|i had a (?:bad )?fall|"
+            r"(?<!δεν )επεσα|δεν μπορω να σηκωθω)\b"
         ),
     ),
     (
@@ -419,11 +496,17 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         -0.7,
         ("pain",),
         re.compile(
-            r"(?:\bj'ai (?:tres |si |tellement )?mal (?:au|a la|a l'|aux|a|partout|dans)\b|"
+            r"(?:\bj'ai (?:tres |si |tellement |vraiment )?mal "
+            r"(?:au|a la|a l'|aux|a|partout|dans)\b|"
             r"\bj'ai (?:tres |si |tellement )?mal\s*(?:$|[.!,])|\bje souffre\b|"
-            r"\b(?:ca|cela) me fait (?:tres )?mal\b|\bj'ai une douleur\b|"
+            r"\b(?:me|m') (?:fait|font) (?:tres |si |tellement |vraiment )?(?:mal|souffrir)\b|"
+            r"\bj'ai (?:une |des )?(?:douleurs?|migraines?)\b|"
             r"\bi(?:'m| am) in pain\b|\bit hurts\b|\bi hurt\b|\bmy \w+ hurts?\b|"
-            r"\bi have (?:a |bad )?pain\b|\bποναω\b|\bμε ποναει\b)"
+            r"\bi(?: have|'ve got| got)? (?:a |bad |terrible |an awful )?"
+            r"(?:pain|headache|backache|stomach ?ache|toothache|migraine)\b|"
+            r"\bmy \w+ (?:is|are) killing me\b|\bi(?:'m| am) hurting\b|"
+            r"(?<!δεν )\bποναω\b|(?<!δεν )(?<!δεν με )\b(?:με )?ποναει\b|"
+            r"\bεχω (?:πονο|πονους|πονοκεφαλο)\b)"
         ),
     ),
     (
@@ -431,12 +514,16 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         -0.6,
         ("loneliness", "sadness"),
         re.compile(
-            r"\b(?:je me sens (?:si |tres |tellement )?(?:seule?|isolee?|abandonnee?)|"
-            r"je suis (?:tout |toute )?seule? au monde|je suis (?:si |tres )?seule?\b|"
+            r"\b(?:je me sens (?:un peu |bien |si |tres |tellement |vraiment |assez )?"
+            r"(?:seule?|isolee?|abandonnee?)|"
+            r"je suis (?:tout |toute |bien |si |tres |tellement )?seule?"
+            r"(?! a \w+(?:er|ir|re|oir)\b)(?! a savoir)|"
             r"personne ne (?:vient|m'appelle|me rend visite)|"
-            r"i (?:feel|am|'m) (?:so |very )?(?:lonely|alone|isolated)|nobody (?:visits|calls)|"
-            r"νιωθω (?:πολυ )?μοναξια|νιωθω (?:πολυ )?μονος|νιωθω (?:πολυ )?μονη|"
-            r"ειμαι (?:πολυ )?μονος|ειμαι (?:πολυ )?μονη)\b"
+            r"i(?:'m| am)? (?:feel(?:ing)? |am |'m )?(?:a bit |a little |so |very |really |all )?"
+            r"(?:lonely|alone|isolated)|nobody (?:visits|calls|comes)|"
+            r"(?<!δεν )νιωθω (?:πολυ |τοσο )?(?:μοναξια|μονος|μονη|μοναχος|μοναχη)|"
+            r"(?<!δεν )ειμαι (?:πολυ |τοσο )?(?:μονος|μονη|ολομοναχος|ολομοναχη)|"
+            r"κανεις δεν (?:ερχεται|με παιρνει))\b"
         ),
     ),
     (
@@ -444,10 +531,10 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         -0.7,
         ("fear",),
         re.compile(
-            r"\b(?:j'ai (?:tres |si )?peur|je suis (?:tres |si )?(?:inquiete?|angoissee?|"
+            r"\b(?:j'ai (?:tres |si |un peu )?peur|je suis (?:tres |si )?(?:inquiete?|angoissee?|"
             r"effrayee?|terrifiee?)|ca m'angoisse|"
-            r"i(?:'m| am) (?:so |very )?(?:scared|afraid|frightened|terrified|worried)|"
-            r"φοβαμαι|ανησυχω)\b"
+            r"i(?:'m| am) (?:so |very |a bit )?(?:scared|afraid|frightened|terrified|worried)|"
+            r"(?<!δεν )φοβαμαι|(?<!δεν )ανησυχω)\b"
         ),
     ),
     (
@@ -455,10 +542,14 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         -0.5,
         ("sadness",),
         re.compile(
-            r"\b(?:je suis (?:tres |si )?triste|je me sens (?:tres |si )?triste|je deprime|"
-            r"j'ai le cafard|j'ai le moral a zero|"
-            r"i (?:feel|am|'m) (?:so |very )?(?:sad|down|depressed|miserable)|"
-            r"ειμαι (?:πολυ )?λυπημενος|ειμαι (?:πολυ )?λυπημενη|στενοχωριεμαι)\b"
+            r"\b(?:je suis (?:tres |si |un peu )?(?:triste|deprimee?)|"
+            r"je me sens (?:tres |si |un peu )?(?:triste|deprimee?)|je deprime|"
+            r"j'ai le cafard|j'ai le moral a zero|(?:je n'ai|j'ai|j'ai plus|je n'ai plus) "
+            r"(?:pas |plus )?le moral|"
+            r"i(?: feel| am|'m)(?: feeling)? (?:so |very |a bit |really )?"
+            r"(?:sad|down|depressed|miserable|blue|low)|"
+            r"(?<!δεν )ειμαι (?:πολυ )?(?:λυπημενος|λυπημενη|στενοχωρημενος|στενοχωρημενη)|"
+            r"νιωθω (?:λυπη|θλιψη)|(?<!δεν )στενοχωριεμαι)\b"
         ),
     ),
 )
@@ -477,28 +568,61 @@ _YES: Final = frozenset(
     {
         "oui",
         "ouais",
+        "ouai",
+        "ouiii",
         "volontiers",
         "d'accord",
         "daccord",
+        "dac",
         "confirme",
         "confirmer",
         "exactement",
         "absolument",
         "certainement",
+        "evidemment",
+        "parfait",
+        "carrement",
         "yes",
         "yeah",
         "yep",
+        "yup",
         "sure",
         "ok",
         "okay",
         "confirm",
+        "definitely",
+        "absolutely",
+        "certainly",
+        "right",
         "ναι",
         "ενταξει",
         "σιγουρα",
         "βεβαιως",
+        "βεβαια",
+        "φυσικα",
+        "αμε",
+        "μαλιστα",
+        "οκ",
     }
 )
-_YES_PHRASES: Final = ("bien sur", "vas-y", "allez-y", "do it", "go ahead", "of course")
+_YES_PHRASES: Final = (
+    "bien sur",
+    "vas y",
+    "allez y",
+    "allez",
+    "tout a fait",
+    "c'est ca",
+    "c'est bon vas y",
+    "fais le",
+    "faites le",
+    "do it",
+    "go ahead",
+    "go on",
+    "of course",
+    "please do",
+    "κανε το",
+    "προχωρα",
+)
 _NO: Final = frozenset(
     {
         "non",
@@ -509,8 +633,10 @@ _NO: Final = frozenset(
         "annuler",
         "surtout",
         "jamais",
+        "arrete",
         "no",
         "nope",
+        "nah",
         "not",
         "cancel",
         "stop",
@@ -519,20 +645,44 @@ _NO: Final = frozenset(
         "never",
         "οχι",
         "ακυρο",
+        "ακυρωσε",
         "μην",
+        "μη",
+        "αστο",
+        "ασ'το",
+        "ας'το",
+        "αφησε",
+        "ποτε",
     }
+)
+# They start with a "no" word but mean yes.
+_YES_DESPITE_NO: Final = (
+    "pas de probleme",
+    "pas de souci",
+    "pourquoi pas",
+    "no problem",
+    "why not",
+)
+_NO_PHRASES: Final = ("laisse tomber", "laissez tomber", "forget it", "never mind", "nevermind")
+_CONFIRM_FILLERS: Final = frozenset(
+    {"euh", "heu", "euhh", "hum", "hmm", "ben", "bah", "mais", "ah", "oh", "eh", "alors", "bon"}
+    | {"uh", "um", "umm", "well", "so", "λοιπον", "ε", "εε", "α", "ω"}
 )
 
 
 def confirmation_answer(text: str) -> bool | None:
     """Return True for "oui"/"yes"/"ναι", False for "non"/"no"/"όχι", None otherwise."""
-    folded = fold(text).strip()
-    words = re.findall(r"[\w'-]+", folded)
+    words = re.findall(r"[\w']+", _flat(text))
+    while words and words[0] in _CONFIRM_FILLERS:
+        words = words[1:]
     if not words or len(words) > 6:
         return None
-    if words[0] in _NO:
+    said = " ".join(words)
+    if any(said == p or said.startswith(p + " ") for p in _YES_DESPITE_NO):
+        return True
+    if words[0] in _NO or any(said.startswith(p) for p in _NO_PHRASES):
         return False
-    if words[0] in _YES or any(folded.startswith(p) for p in _YES_PHRASES):
+    if words[0] in _YES or any(said == p or said.startswith(p + " ") for p in _YES_PHRASES):
         return True
     return None
 

@@ -587,16 +587,28 @@ class MemoryEngine:
     # -- user control ------------------------------------------------------------------------
 
     async def overview(
-        self, client_id: str, store: str | None = None, limit: int = 1000
+        self,
+        client_id: str | None,
+        store: str | None = None,
+        limit: int = 1000,
+        *,
+        kind: str | None = None,
     ) -> list[dict[str, Any]]:
         """A client's memories of every store (or one), newest first, as dicts with ``store``.
 
-        Episodes are listed without their turn lists (:meth:`export` has them).
+        ``client_id=None`` lists every client's; ``kind`` only the factual memories of that
+        kind. Episodes are listed without their turn lists (:meth:`export` has them).
         """
         stores = MEMORY_STORES if store is None else (_check_store(store),)
+        if kind is not None:
+            if kind not in MEMORY_KINDS:
+                raise MemoryError(f"kind must be one of {', '.join(MEMORY_KINDS)}")
+            if STORE_FACTUAL not in stores:
+                raise MemoryError("only factual memories have a kind")
+            stores = (STORE_FACTUAL,)
         entries: list[dict[str, Any]] = []
         for name in stores:
-            for record in await self.memories.list_store(name, client_id, limit):
+            for record in await self.memories.list_store(name, client_id, limit, kind=kind):
                 entries.append(_as_dict(record, with_turns=False))
         entries.sort(key=lambda entry: (entry["created_at"], entry["id"]), reverse=True)
         return entries[:limit]

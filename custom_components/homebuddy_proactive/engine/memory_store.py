@@ -475,6 +475,14 @@ def _affect_from_row(row: Sequence[Any]) -> AffectRecord:
     )
 
 
+def _where(**equal: str | None) -> tuple[str, tuple[str, ...]]:
+    """A ``WHERE`` clause matching the given columns, those set to ``None`` left out."""
+    given = {column: value for column, value in equal.items() if value is not None}
+    if not given:
+        return "", ()
+    return " WHERE " + " AND ".join(f"{column} = ?" for column in given), tuple(given.values())
+
+
 def _record_from_row(store: str, row: Sequence[Any]) -> LongTermRecord:
     if store == STORE_FACTUAL:
         return _memory_from_row(row)
@@ -637,12 +645,12 @@ class MemoryStore:
         )
         return [_turn_from_row(row) for row in reversed(rows)]
 
-    async def list_turns(self, client_id: str, limit: int) -> list[TurnRecord]:
-        """A client's short-term turns, newest first."""
+    async def list_turns(self, client_id: str | None, limit: int) -> list[TurnRecord]:
+        """A client's short-term turns (every client's for ``None``), newest first."""
+        where, args = _where(client_id=client_id)
         rows = await self._all(
-            f"SELECT {_TURN_COLUMNS} FROM memory_turns WHERE client_id = ?"
-            " ORDER BY id DESC LIMIT ?",
-            (client_id, limit),
+            f"SELECT {_TURN_COLUMNS} FROM memory_turns{where} ORDER BY id DESC LIMIT ?",
+            (*args, limit),
         )
         return [_turn_from_row(row) for row in rows]
 
@@ -869,14 +877,20 @@ class MemoryStore:
         )
         return _record_from_row(store, row) if row else None
 
-    async def list_store(self, store: str, client_id: str, limit: int) -> list[Any]:
-        """A client's memories of one store, newest first."""
+    async def list_store(
+        self, store: str, client_id: str | None, limit: int, *, kind: str | None = None
+    ) -> list[Any]:
+        """A client's memories of one store (every client's for ``None``), newest first.
+
+        ``kind`` keeps only the factual memories of that kind.
+        """
         if store == STORE_SHORT_TERM:
             return await self.list_turns(client_id, limit)
+        where, args = _where(client_id=client_id, kind=kind)
         rows = await self._all(
-            f"SELECT {_COLUMNS[store]} FROM {_TABLES[store]} WHERE client_id = ?"
+            f"SELECT {_COLUMNS[store]} FROM {_TABLES[store]}{where}"
             f" ORDER BY {_AGE_COLUMNS[store]} DESC, id DESC LIMIT ?",
-            (client_id, limit),
+            (*args, limit),
         )
         return [_record_from_row(store, row) for row in rows]
 

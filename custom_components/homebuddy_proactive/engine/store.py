@@ -226,7 +226,10 @@ class ProactiveStore:
 
         aiosqlite resolves ``close()`` from its worker thread an instant before that thread
         returns; wait (without blocking the loop, at most a second) until it has, so a host that
-        unloads us, or a test checking for leaked threads, never sees it still running.
+        unloads us, or a test checking for leaked threads, never sees it still running. Each
+        step yields to the loop, then joins for at most a millisecond of real time: a timer
+        (``asyncio.sleep(0.001)``) never fires on a loop whose clock is frozen, as in Home
+        Assistant's tests with ``freezer``.
         """
         await self._db.close()
         worker = getattr(self._db, "_thread", None)
@@ -234,7 +237,8 @@ class ProactiveStore:
             for _ in range(1000):
                 if not worker.is_alive():
                     break
-                await asyncio.sleep(0.001)
+                await asyncio.sleep(0)
+                worker.join(0.001)
 
     @property
     def connection(self) -> aiosqlite.Connection:
