@@ -296,7 +296,7 @@ class HomeBuddyAssistant:
             if command.when is None:
                 self.pending.put(turn.conversation_id, AskAlarmTime())
                 return say("alarm_ask_time", lang)
-            return await self._set_alarm(command.when, turn)
+            return await self._set_alarm(command.when, turn, command.label)
         pending = await self.alarms.async_pending()
         if command.action == "list":
             if not pending:
@@ -306,11 +306,12 @@ class HomeBuddyAssistant:
             return say(key, lang, count=len(pending), times=times)
         return await self._cancel_alarms(pending, command, turn)
 
-    async def _set_alarm(self, when: AlarmTime, turn: AssistTurn) -> str:
+    async def _set_alarm(self, when: AlarmTime, turn: AssistTurn, label: str = "") -> str:
         try:
             alarm = await self.alarms.async_add(
                 when,
                 client_id=ASSIST_CLIENT_ID,
+                label=label,
                 language=turn.language,
                 device_id=turn.device_id,
             )

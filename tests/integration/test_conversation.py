@@ -380,6 +380,24 @@ async def test_spoken_alarms_are_set_listed_and_cancelled(
     assert fake_ollama.chat_count == 0
 
 
+async def test_spoken_alarm_keeps_its_day_and_purpose(
+    hass: HomeAssistant,
+    setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """ "Tomorrow" is honoured and what the alarm is for is kept with it, without the model."""
+    entry = await setup_assist()
+    await ask(hass, entry, "euh réveille-moi demain à sept heures et quart pour mes médicaments")
+    (alarm,) = await list_alarms(hass)
+    assert alarm["time"] == "07:15"
+    assert alarm["label"] == "mes médicaments"
+    fire_at = dt_util.parse_datetime(alarm["fire_at"])
+    assert fire_at is not None
+    tomorrow = dt_util.now().date() + timedelta(days=1)
+    assert dt_util.as_local(fire_at).date() == tomorrow
+    assert fake_ollama.chat_count == 0
+
+
 async def test_alarm_questions_wait_for_the_answer(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],

@@ -3040,8 +3040,8 @@ _EPISODE_RES: Final = tuple(
         r"\bon\s+(?:a\s+different|another)\s+note\b",
         r"\bchang\w*\s+de\s+sujet\b",
         r"\bchangement\s+de\s+sujet\b",
-        r"\b(?:parl|pass)\w*\s+(?:à\s+|d')\s*autre\s+chose\b",
-        r"\bparler\s+d'\s*autre\s+chose\b",
+        # "d'autre", and as transcription loses the apostrophe: "d autre", "dautre".
+        r"\b(?:parl|pass)\w*\s+(?:à\s+|d['’]?\s*)autre\s+chose\b",
         r"\b(?:nouveau|autre)\s+sujet\b",
         r"\bsujet\s+suivant\b",
         r"\b(?:recommençons|on\s+recommence|reprenons\s+à\s+zéro)\b",
