@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+import asyncio
+import contextlib
+from datetime import datetime, timedelta
+from typing import Any, Final
 
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, Platform
 from homeassistant.core import Event, HomeAssistant, callback
@@ -32,6 +34,9 @@ from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView
 from .websocket_api import async_setup_memory_websocket_api
+
+# How often Ollama is checked between conversations (one model list, /api/tags).
+OLLAMA_CHECK_INTERVAL: Final = timedelta(minutes=1)
 
 PLATFORMS: list[Platform] = [
     Platform.BINARY_SENSOR,
@@ -118,6 +123,25 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
     # Daily, and once now when the last run (kept in the database) is a day old.
     entry.async_on_unload(async_track_time_interval(hass, maintain_memories, MAINTENANCE_INTERVAL))
     maintain_memories(dt_util.utcnow(), only_if_due=True)
+
+    probing: set[asyncio.Task[None]] = set()
+
+    async def probe_ollama() -> None:
+        with contextlib.suppress(ModelUnavailableError):
+            await model.list_models()  # records reachable/unreachable for the health entities
+
+    @callback
+    def check_ollama(_now: datetime) -> None:
+        # Between conversations nothing else would notice Ollama going away or coming back.
+        if probing:
+            return  # the previous check has not finished (a slow server)
+        task = entry.async_create_background_task(
+            hass, probe_ollama(), "homebuddy_proactive Ollama health check"
+        )
+        probing.add(task)
+        task.add_done_callback(probing.discard)
+
+    entry.async_on_unload(async_track_time_interval(hass, check_ollama, OLLAMA_CHECK_INTERVAL))
 
     async def close_on_stop(_event: Event) -> None:
         # HA does not unload entries when it stops; an open aiosqlite thread would keep the

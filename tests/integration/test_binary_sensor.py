@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -11,7 +12,8 @@ from homeassistant.components.binary_sensor import BinarySensorDeviceClass
 from homeassistant.const import ATTR_DEVICE_CLASS, STATE_OFF, STATE_ON, EntityCategory
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.homebuddy_proactive.const import WS_VIEW_URL
@@ -98,8 +100,6 @@ async def test_off_while_ollama_is_stopped_and_on_when_it_is_back(
 ) -> None:
     """Ollama gone (connection refused) turns it off; the same server back turns it on."""
     await fake_ollama.stop()
-    # Nothing is polled: the state changes at the next model call.
-    assert hass.states.get(OLLAMA).state == STATE_ON
     assert (await ask(hass, glasses, "q1"))["code"] == "llm_unavailable"
     assert hass.states.get(OLLAMA).state == STATE_OFF
     await fake_ollama.start()
@@ -114,3 +114,20 @@ async def test_unavailable_once_the_entry_is_unloaded(
     await hass.config_entries.async_unload(init_integration.entry_id)
     await hass.async_block_till_done()
     assert hass.states.get(OLLAMA).state == "unavailable"
+
+
+async def test_checked_every_minute_between_conversations(
+    hass: HomeAssistant, init_integration: MockConfigEntry, fake_ollama: FakeOllama
+) -> None:
+    """With nobody talking, Ollama going away and coming back still shows within a minute."""
+    await fake_ollama.stop()
+    assert hass.states.get(OLLAMA).state == STATE_ON
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=61))
+    await hass.async_block_till_done(wait_background_tasks=True)
+    assert hass.states.get(OLLAMA).state == STATE_OFF
+    assert hass.states.get(LLM_STATUS).state == "unavailable"
+    await fake_ollama.start()
+    async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=122))
+    await hass.async_block_till_done(wait_background_tasks=True)
+    assert hass.states.get(OLLAMA).state == STATE_ON
+    assert fake_ollama.chat_count == 0
