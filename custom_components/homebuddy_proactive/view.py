@@ -2,36 +2,53 @@
 
 from __future__ import annotations
 
+import logging
 from http import HTTPStatus
 
-from aiohttp import hdrs, web
-from homeassistant.components.http.auth import SIGN_QUERY_PARAM
-from homeassistant.helpers.http import KEY_HASS, HomeAssistantView
+from aiohttp import web
+from homeassistant.helpers.http import KEY_AUTHENTICATED, KEY_HASS, HomeAssistantView
 
 from .const import DOMAIN, WS_VIEW_URL
 from .engine.protocol import validate_identifier
-from .engine.transport import new_socket, run_socket
+from .engine.transport import bearer_token, credential_in_url, new_socket, run_socket
 from .models import HomeBuddyConfigEntry
+
+LOGGER = logging.getLogger(__name__)
 
 
 class HomeBuddyWebSocketView(HomeAssistantView):
-    """``GET /api/homebuddy_proactive/ws?client_id=…&session_id=…`` (WebSocket upgrade)."""
+    """``GET /api/homebuddy_proactive/ws?client_id=…&session_id=…`` (WebSocket upgrade).
+
+    Authentication is Home Assistant's own (its middleware validates the ``Authorization:
+    Bearer`` header), checked here rather than by ``requires_auth``: a request carrying a
+    credential in its URL must be refused before Home Assistant's failed-login handling,
+    which logs the full URL, could write that token to the log.
+    """
 
     url = WS_VIEW_URL
     name = f"api:{DOMAIN}:ws"
-    requires_auth = True
+    requires_auth = False
 
     async def get(self, request: web.Request) -> web.StreamResponse:
         """Validate the upgrade, then serve the seed's transcript protocol."""
         hass = request.app[KEY_HASS]
-        authorization = request.headers.get(hdrs.AUTHORIZATION, "")
-        scheme, _, token = authorization.partition(" ")
-        # HA also accepts signed URLs; a token in the URL is never accepted here.
-        if SIGN_QUERY_PARAM in request.query or scheme.lower() != "bearer" or not token:
+        # HA also accepts signed URLs (authSig); a credential in the URL is never accepted
+        # here, not even next to a valid header: the same rule as the standalone server's.
+        if credential_in_url(request):
+            LOGGER.warning(
+                "Refused a connection from %s that put a credential in the URL; send it in "
+                "the Authorization: Bearer header",
+                request.remote,
+            )
             return web.Response(
                 status=HTTPStatus.UNAUTHORIZED,
                 text="send the token in the Authorization: Bearer header",
             )
+        token = bearer_token(request)
+        if not request.get(KEY_AUTHENTICATED, False) or token is None:
+            # Counted (and logged, the URL now free of credentials) as a failed login by
+            # Home Assistant's ban handling, as for any protected view.
+            raise web.HTTPUnauthorized(text="send the token in the Authorization: Bearer header")
         try:
             client_id = validate_identifier("client_id", request.query.get("client_id"))
             session_id = validate_identifier("session_id", request.query.get("session_id"))

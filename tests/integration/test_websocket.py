@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -129,15 +130,43 @@ async def test_upgrade_without_valid_bearer_is_401(
 
 
 async def test_token_in_query_string_is_never_accepted(
-    hass: HomeAssistant, init_integration: MockConfigEntry, hass_client_no_auth, hass_access_token
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    hass_client_no_auth,
+    hass_access_token,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """A valid token in the URL does not authenticate."""
+    """A valid token in the URL does not authenticate, and is not written to the log."""
     client = await hass_client_no_auth()
     for name in ("access_token", "token", "authSig"):
         response = await client.get(
             f"{WS_VIEW_URL}?client_id=a&session_id=b&{name}={hass_access_token}"
         )
         assert response.status == 401, name
+    assert "credential in the URL" in caplog.text
+    # What Home Assistant's log keeps (its bootstrap sets aiohttp's access log to WARNING).
+    logged = "\n".join(
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.INFO and r.name != "aiohttp.access"
+    )
+    assert hass_access_token not in logged
+
+
+async def test_bad_header_counts_as_a_failed_login(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    hass_client_no_auth,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A wrong token is handled by Home Assistant's failed-login protection (IP bans)."""
+    client = await hass_client_no_auth()
+    response = await client.get(
+        f"{WS_VIEW_URL}?client_id=a&session_id=b",
+        headers={"Authorization": "Bearer wrong-token"},
+    )
+    assert response.status == 401
+    assert "invalid authentication" in caplog.text
 
 
 @pytest.mark.parametrize(

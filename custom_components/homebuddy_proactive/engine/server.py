@@ -40,7 +40,7 @@ from .memory import MemoryError as MemoryRequestError
 from .model import ModelUnavailableError, OllamaModel
 from .protocol import validate_identifier
 from .store import ProactiveStore, StoreError
-from .transport import new_socket, run_socket
+from .transport import bearer_token, credential_in_url, new_socket, run_socket
 
 LOGGER = logging.getLogger(__name__)
 ACCESS_LOGGER = logging.getLogger(f"{__name__}.access")
@@ -70,9 +70,6 @@ MAX_REQUEST_BYTES: Final = 64 * 1024
 MAX_CREDENTIAL_CHARACTERS: Final = 1024
 
 # Query parameter names that would carry a credential: refused, since URLs end up in logs.
-_URL_CREDENTIAL_MARKERS: Final = ("token", "auth", "bearer", "password", "key")
-
-
 # -- settings --------------------------------------------------------------------------------
 
 
@@ -298,20 +295,6 @@ class SigninRateLimiter:
     def succeeded(self, address: str) -> None:
         """Forget the address's failures."""
         self._failures.pop(address, None)
-
-
-def bearer_token(request: web.BaseRequest) -> str | None:
-    """The token of an ``Authorization: Bearer`` header, or None."""
-    scheme, _, token = request.headers.get(hdrs.AUTHORIZATION, "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        return None
-    return token
-
-
-def credential_in_url(request: web.BaseRequest) -> bool:
-    """Whether the query string seems to carry a credential (never accepted)."""
-    return any(marker in key.lower() for key in request.query for marker in _URL_CREDENTIAL_MARKERS)
 
 
 # -- logging ---------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSMsgType, hdrs, web
 
 from .const import CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION
 from .engine import ProactiveEngine
@@ -22,6 +22,23 @@ LOGGER = logging.getLogger(__name__)
 # frame and keeps the socket); only larger ones make aiohttp close the socket (1009).
 SOCKET_MAX_MESSAGE_BYTES: Final = 1024 * 1024
 HEARTBEAT_SECONDS: Final = 30.0
+# Query keys that look like a credential: both hosts refuse such an upgrade, even next to a
+# valid header, so a token never travels (and is never logged) as part of a URL.
+_URL_CREDENTIAL_MARKERS: Final = ("token", "auth", "bearer", "password", "key")
+
+
+def bearer_token(request: web.BaseRequest) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, or None."""
+    scheme, _, token = request.headers.get(hdrs.AUTHORIZATION, "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+def credential_in_url(request: web.BaseRequest) -> bool:
+    """Whether the query string seems to carry a credential (never accepted)."""
+    return any(marker in key.lower() for key in request.query for marker in _URL_CREDENTIAL_MARKERS)
 
 
 def new_socket() -> web.WebSocketResponse:
