@@ -185,7 +185,7 @@ _LEXICON: Final[dict[str, frozenset[str]]] = {
         "pero qué cómo dónde cuándo porque hay del al lo se mi sí gracias hola puedo puedes "
         "podría quiero tengo necesito cuánto cuál quién pues bueno vale también ahora esto me te "
         "era estaba hasta donde cuando como ayer mañana hoy has ha he hemos han visto mis tus "
-        "sus tienes tiene quieres quiere más soy eres estás están estamos hace hacer voy vas "
+        "sus tienes tiene quieres quiere puede más soy eres estás están estamos hace hacer voy vas "
         "vamos siempre nunca nada todo algo aquí allí después luego verdad sigue llueve tiempo "
         "suerte pena bonito bonita nos les ese esa eso"
     ),
@@ -194,7 +194,7 @@ _LEXICON: Final[dict[str, frozenset[str]]] = {
         "wie was wo wann warum kann können könnte bitte danke ja nein auch noch aber oder "
         "sehr haben habe bin sind gibt weißt muss mich mir dir wer welche also heute wenn "
         "kommt gehen schon mal doch bist hast hat kannst willst möchtest kommst fährt morgen "
-        "hier dieses diese dieser bedeutet magst regnet"
+        "hier dieses diese dieser bedeutet magst regnet gibt's gibts"
     ),
     "it": _fw(
         "il lo la gli le un una è e di che non per con sono sei io tu lui lei noi voi ma "
@@ -203,7 +203,8 @@ _LEXICON: Final[dict[str, frozenset[str]]] = {
         "mi ti ci ero era sempre oggi domani ieri vuoi cosa ne pensi possiamo c'è dove ha "
         "visto più già così però può qui qua sta stai fa fai vai va tutto tutti niente nulla "
         "ancora adesso stasera poi prego scusa fatto stato andato sia gli dei degli delle "
-        "nella sulla dalla questa quella potresti sai da quanti quante anni tuo tuoi nostro"
+        "nella sulla dalla questa quella potresti sai da quanti quante anni tuo tuoi nostro "
+        "avete dispiace dispiacerebbe"
     ),
     "pt": _fw(
         "o a os as um uma é e de do da dos das que não para com em no na eu você ele ela "
@@ -326,6 +327,9 @@ def _script_language(text: str) -> str | None:
     return None
 
 
+_FR_INVERSION_TAILS: Final = frozenset({"je", "tu", "on", "il", "elle", "ils", "elles"})
+
+
 def _language_scores(text: str) -> dict[str, float]:
     """Score each Latin-script language by its function words, letters and suffixes."""
     scores = dict.fromkeys(_LEXICON, 0.0)
@@ -336,6 +340,8 @@ def _language_scores(text: str) -> dict[str, float]:
             scores[code] += weight
         for code, weight in _RAW_WORD_HINTS.get(token, {}).items():
             scores[code] += weight
+        if "-" in folded and folded.rpartition("-")[2] in _FR_INVERSION_TAILS:
+            scores["fr"] += 1.5  # "peut-on", "dois-je", "va-t-il"
         if "'" in folded:
             head, _, tail = folded.partition("'")
             if head in _FR_ELISION_HEADS:
@@ -723,8 +729,41 @@ _OPTATIVE_VERBS: Final = _fw(
 _REPEAT_HEADS: Final = _PROVERB_WH | _fw("o lo ce ciò")
 
 
+# "cuánto me alegro de verte", "cómo me gusta", "quanto mi fa piacere", "πόσο χαίρομαι":
+# a degree word followed by a first-person verb of feeling exclaims.
+_FEELING_HEADS: Final = _fw("cuanto cuánto como cómo quanto come πόσο πως πώς")
+_FEELING_FIRST: Final = _fw("me mi μου με")
+_FEELING_STEMS: Final = (
+    "alegr",
+    "gust",
+    "encant",
+    "fascin",
+    "piac",
+    "fa piac",
+    "χαιρ",
+    "αρεσ",
+    "λειπ",
+    "χαρηκ",
+)
+_FEELING_FIRST_PERSON: Final = ("χαιρομαι", "χαρηκα", "alegro", "adoro", "adoro")
+
+
+def _feeling_exclamative(words: Sequence[str]) -> bool:
+    """Return True for "how much + I + verb of feeling" exclamations."""
+    if len(words) < 2 or words[0] not in _FEELING_HEADS:
+        return False
+    if words[1] in _FEELING_FIRST_PERSON:
+        return True
+    if words[1] not in _FEELING_FIRST:
+        return False
+    tail = " ".join(words[2:4])
+    return tail.startswith(_FEELING_STEMS) or words[2] in _FEELING_FIRST_PERSON
+
+
 def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
     """Return True for rhetorical questions and proverbs that only look like questions."""
+    if _feeling_exclamative(words):
+        return True
     if (
         len(words) > 2
         and words[0] in _CORRELATIVE_HEADS
@@ -917,6 +956,13 @@ _EN_WONDER: Final = _phrases(
     "i'd like to know|id like to know|i would like to know|i want to know|i'd love to know|"
     "i need to know|i'm curious|im curious|i am curious"
 )
+_EN_ABOUT_THAT: Final = frozenset({("that",), ("it",), ("this",)})
+# "would tuesday work", "would tomorrow suit you": a day or time as the subject.
+_EN_TIME_SUBJECTS: Final = _fw(
+    "monday tuesday wednesday thursday friday saturday sunday tomorrow today tonight noon "
+    "midday midnight"
+)
+_EN_TIME_SUBJECT: Final = frozenset((word,) for word in _EN_TIME_SUBJECTS)
 _EN_TELL_ME: Final = _phrases("tell me", "remind me", "show me", "explain")
 _EN_TELL_FOLLOW: Final = _EN_WH | _fw("if whether about")
 _EN_YOU_KNOW: Final = _phrases("you know", "ya know", "y'know", "do you know", "know")
@@ -946,7 +992,10 @@ def _q_en(body: _Body) -> bool:
         return True
     wonder = _starts(words, _EN_WONDER)
     if wonder and len(words) > wonder and words[wonder] in _EN_TELL_FOLLOW:
-        return True
+        # "i was wondering about that too" agrees; "… about the trip" asks.
+        return not (words[wonder] == "about" and words[wonder + 1 : wonder + 2] in _EN_ABOUT_THAT)
+    if words == ("how", "about", "that"):
+        return False  # an exclamation; "how about pizza" suggests
     told = _starts(words, _EN_TELL_ME)
     if told and len(words) > told and words[told] in _EN_TELL_FOLLOW:
         return True
@@ -962,6 +1011,10 @@ def _q_en(body: _Body) -> bool:
         return not (set(later) & _EN_PAST_COPULA) and (not later or later[0] != "more")
     if first in _EN_WH:
         return _en_wh(body)
+    if first == "whereabouts":
+        return len(words) > 1 and words[1] in _EN_AUX_ALL
+    if first in {"would", "could", "will", "does", "did"} and words[1:2] in _EN_TIME_SUBJECT:
+        return True
     if body.clause.index > 0 and first in _EN_AUX_ALL:
         return _en_subject_ok(body, 1, _EN_PERSONAL)
     if first in _EN_AUX_ANY:
@@ -975,6 +1028,9 @@ def _q_en(body: _Body) -> bool:
     return False
 
 
+_EN_HOW_SUBJECT: Final = _fw(
+    "the this that these those my your our his her their i you we they he she it"
+)
 _EN_WHICH_COPULA: Final = _fw("is was")
 _EN_WHICH_FOLLOW: Final = _EN_WH | _fw(
     "exactly precisely just also probably actually partly really basically kind sort fine "
@@ -1003,6 +1059,13 @@ def _en_wh(body: _Body) -> bool:
     nxt = rest[0]
     if wh == "which" and _en_which_relative(rest):
         return False
+    if (
+        wh == "how"
+        and nxt not in _EN_AUX_ALL | _EN_WH_OPENERS
+        and rest[1:2]
+        and rest[1] in _EN_HOW_SUBJECT
+    ):
+        return False  # "how beautiful the sunset is": no inversion, an exclamation
     if nxt in _EN_AUX_ALL:
         return not (wh == "which" and rest[1:2] and rest[1] in _EN_WH)
     if nxt in _EN_WH_OPENERS or (wh == "how" and nxt == "so"):
@@ -1066,7 +1129,8 @@ _FR_REQUEST: Final = _phrases(
     "tu pourrais|vous pourriez|tu saurais|vous sauriez|tu aurais|vous auriez|tu veux|"
     "vous voulez|tu voudrais|vous voudriez|ça te dit|ça vous dit|ça te dérange|"
     "ça vous dérange|ça vous ennuie|ça te va|ça vous va|je me demande|on se demande|"
-    "y a-t-il|ça te dirait|ça vous dirait|ça te tente|ça vous tente|ça t'intéresse|"
+    "y a-t-il|ça te dérangerait|ça vous dérangerait|ça te gênerait|ça vous gênerait|"
+    "ça te dirait|ça vous dirait|ça te tente|ça vous tente|ça t'intéresse|"
     "ça vous intéresse"
 )
 _FR_INVERTIBLE: Final = _fw(
@@ -1098,7 +1162,16 @@ _FR_WH_FOLLOW: Final = _fw(
 )
 _FR_TAGS: Final = frozenset({("non",), ("hein",), ("pas", "vrai"), ("n'est-ce", "pas")})
 _FR_PREPOSITIONS: Final = _fw("à de pour avec dans chez par depuis jusqu'à vers sur en")
-_FR_IN_SITU_BLOCK: Final = _fw("importe sais sait savoir demande demandé dire idée")
+_FR_IN_SITU_BLOCK: Final = _fw(
+    "importe sais sait savoir demande demandé dire idée parlé parler discuté discuter"
+)
+# "qu'est-ce qu'il fait chaud", "qu'est-ce que c'est beau": an exclamation of degree.
+_FR_DEGREE_ADJECTIVES: Final = _fw(
+    "chaud froid beau belle beaux bon bonne joli jolie gentil gentille cher chère long "
+    "longue lent lente dur difficile drôle triste lourd lourde grand grande petit petite "
+    "mignon mignonne bien mal fatigant énervant"
+)
+_FR_DETERMINERS: Final = _fw("le la les l' un une des mon ma mes ton ta tes son sa ses ce cette")
 _FR_IMPERFECT_RE: Final = re.compile(r"(?:ais|ait|aient|ions|iez)$")
 _FR_PERSONAL: Final = _fw("je j' tu t' il elle on nous vous ils elles")
 _FR_PRENOMINAL: Final = _fw(
@@ -1119,9 +1192,15 @@ def _q_fr(body: _Body) -> bool:
     words = body.words
     if not words:
         return False
+    start = len(body.clause.words) - len(words)
+    if start and body.clause.words[start - 1] == "voila" and words[0] in _FR_WH_FOLLOW:
+        return False  # "voilà pourquoi je suis parti"
     for index, word in enumerate(words):
         if "est-ce" in word:
-            return True
+            return not (
+                (word == "qu'est-ce" or words[index - 1 : index] == ("qu'",))
+                and any(w in _FR_DEGREE_ADJECTIVES for w in words[index + 2 : index + 5])
+            )
         if (
             word == "est"
             and words[index + 1 : index + 2] == ("ce",)
@@ -1145,6 +1224,13 @@ def _q_fr(body: _Body) -> bool:
         return True
     requested = _starts(words, _FR_REQUEST)
     if requested and not body.answered:
+        if (
+            words[requested - 1].startswith("demand")
+            and len(words) > requested
+            and words[requested] not in _FR_WH_FOLLOW | _FR_PREPOSITIONS
+            and words[requested] not in _FR_WH_ALWAYS
+        ):
+            return False  # "je me demandais justement la même chose"
         return not (len(words) > requested and words[requested] in _FR_REQUEST_BLOCK)
     can = _starts(words, _FR_CAN)
     if can and len(words) > can and not body.answered:
@@ -1249,8 +1335,14 @@ def _fr_in_situ(body: _Body) -> bool:
         return True
     if _fr_cleft_question(words, raw) or _fr_verb_then_wh(words, raw):
         return True
+    if any(
+        raw[index] == "comment" and words[index + 1] == "pour" for index in range(1, len(words) - 1)
+    ):
+        return True  # "on fait comment pour y aller"
     return any(
-        word in _FR_QUEL and words[index - 1] in _FR_PREPOSITIONS
+        word in _FR_QUEL
+        and words[index - 1] in _FR_PREPOSITIONS
+        and not set(words[max(0, index - 4) : index]) & _FR_IN_SITU_BLOCK
         for index, word in enumerate(words[1:-1], start=1)
     )
 
@@ -1340,6 +1432,8 @@ def _fr_verb_then_wh(words: Sequence[str], raw: Sequence[str]) -> bool:
         after = words[index + 2 :] if word in _FR_QUEL else words[index + 1 :]
         if raw[index] == "quand" and words[index + 1 : index + 2] == ("meme",):
             return False
+        if raw[index] == "quand" and len(after) > 2 and after[0] in _FR_DETERMINERS:
+            return False  # "je t'appellerai quand le taxi arrivera"
         return not any(
             w in _FR_PERSONAL or w in _FR_VERBS or w in _FR_INVERTIBLE or w in {"que", "qu'"}
             for w in after
@@ -1364,7 +1458,7 @@ def _fr_inversion(word: str) -> bool:
 
 _ES_FILLERS: Final = _fillers(
     "pues bueno entonces eh este oye oiga mira mire y pero vale bien venga ok okey hombre "
-    "perdón perdona disculpa disculpe hey so um uh uhm ehm"
+    "perdón perdona perdone disculpa disculpe hey so um uh uhm ehm"
 )
 _ES_WH_ACCENTED: Final = frozenset(
     {
@@ -1408,6 +1502,7 @@ _ES_VERBS: Final = _fw(
 _ES_EXCLAMATIVE_TAIL: Final = _fw("tan más de que")
 _ES_FEASIBLE: Final = _phrases(
     "crees que|piensas que|cree usted que|quisiera saber|me gustaría saber|quería saber|"
+    "quería preguntarte|quería preguntarle|quería preguntaros|"
     "puedo|puedes|podemos|pueden|podría|podrías|podríamos|podrían|puede usted|"
     "podría usted|se puede|se podría|me puedes|me podrías|me podría|me puede|nos puedes|"
     "nos podrías|le importa|te importa|le importaría|te importaría|sería posible|"
@@ -1427,6 +1522,8 @@ def _q_es(body: _Body) -> bool:
     words, raw = body.words, body.raw
     if not words:
         return False
+    if raw[1:2] in (("preguntó",), ("preguntaba",), ("preguntaron",)):
+        return False  # "me preguntó cuándo volvíamos" reports a question
     start = 0
     if len(raw) > 1 and words[0] in _ES_PREPOSITIONS and raw[1] in _ES_WH_ACCENTED:
         start = 1
@@ -1543,7 +1640,8 @@ _IT_FEASIBLE: Final = _phrases(
     "ti va|vi va|ti dispiace|le dispiace|si può|si potrebbe|è possibile|sarebbe possibile|"
     "hai visto|hai sentito|avete visto|hai tempo|hai idea|c'è modo|mi chiedo|mi domando|hai|"
     "chissà se|chissà come|chissà dove|chissà quando|chissà chi|chissà cosa|chissà perché|"
-    "avete"
+    "avete|le dispiacerebbe|ti dispiacerebbe|vi dispiacerebbe|c' è modo|c' è un modo|"
+    "ce l' avete|ce l' hai"
 )
 _IT_FEASIBLE_BLOCK: Final = _fw("essere che piovere darsi ragione torto")
 _IT_VERBS: Final = frozenset(
@@ -1899,7 +1997,9 @@ _PT_FEASIBLE: Final = _phrases(
     "você viu|viste|se importa|você se importa|quer|vocês querem|podia|podias|podíamos|"
     "me podia|me podias|você podia|tu podias|podes me|me podes|tem alguma|tem alguém|"
     "há alguma|há alguém|existe alguma|tens algum|tens alguma|tem ideia|tens ideia|"
-    "você tem ideia|daria para|daria pra|dava para|dava pra|seria possível|tem problema se"
+    "você tem ideia|daria para|daria pra|dava para|dava pra|seria possível|tem problema se|"
+    "pergunto me|se importaria|você se importaria|voce se importaria|importas te|importa se|"
+    "te importas|se importava|você se importava|importava se|importavas te"
 )
 _PT_FEASIBLE_BLOCK: Final = _fw("ser que chover razão")
 _PT_ENCLITICS: Final = _fw("me te se nos vos lhe lhes o a os as lo la los las")
@@ -1918,6 +2018,8 @@ def _q_pt(body: _Body) -> bool:
     words, raw = body.words, body.raw
     if not words:
         return False
+    if body.words[:2] == ("com", "licenca") and len(body.words) > 2:
+        body = dataclasses.replace(body, words=body.words[2:], raw=body.raw[2:], orig=body.orig[2:])
     body = _skip_topic(body, _PT_TOPICS, (_PT_WH_ANY | _fw("o por")) - {"que"})
     words, raw = body.words, body.raw
     if raw[0] == "porque" and words[1:3] == ("e", "que"):
@@ -1980,6 +2082,9 @@ def _q_pt(body: _Body) -> bool:
     return _pt_feasible(words, body.answered)
 
 
+_PT_MIND: Final = _fw("importas importaria importava importavas")
+
+
 def _pt_feasible(words: Sequence[str], answered: bool) -> bool:
     """Portuguese feasibility and request forms, with enclitics split ("pode-me dizer")."""
     if answered:
@@ -1997,6 +2102,8 @@ def _pt_feasible(words: Sequence[str], answered: bool) -> bool:
     if not feasible:
         return False
     following = words[feasible : feasible + 1]
+    if set(words[:feasible]) & _PT_MIND:
+        return True  # "importas-te que eu abra a janela"
     if following and following[0] == "dizer" and words[feasible - 1].startswith("quer"):
         return False  # "quer dizer" = "that is"
     return not following or following[0] not in _PT_FEASIBLE_BLOCK
@@ -2038,7 +2145,8 @@ _DE_VERBS: Final = _fw(
     "werden werdet gibt gab geht gehst gehen kommst kommt kommen weißt wisst wissen kennst "
     "kennt kennen brauchst braucht brauchen machst macht machen tust tut glaubst denkst "
     "meinst findest siehst hilfst hilft fährt fährst heißt regnet passt stimmt klappt läuft "
-    "habe bin kostet kosten dauert fängt beginnt öffnet schließt fahren fährt gefällt"
+    "habe bin kostet kosten dauert fängt beginnt öffnet schließt fahren fährt gefällt "
+    "gibt's gibts"
 )
 _DE_HOW_DEGREE: Final = _fw("viel viele lange alt spät oft weit groß teuer schnell hoch")
 _DE_TOPIC_DROP_TAIL: Final = _fw(
@@ -2054,6 +2162,14 @@ _DE_INDIRECT: Final = _phrases(
 _DE_TAGS: Final = frozenset(
     {("oder",), ("nicht", "wahr"), ("ne",), ("gell",), ("stimmt's",), ("oder", "nicht")}
 )
+
+
+# Modal particles that mark a verb-first clause as a statement or a concession.
+_DE_PARTITIVE: Final = frozenset(
+    (word,) for word in _fw("beiden zwei drei vier fünf vielen anderen")
+)
+_DE_STATEMENT_PARTICLES: Final = _fw("ja doch")
+_DE_PRESENTING: Final = frozenset({("darf", "ich", "vorstellen"), ("darf", "ich", "bekannt")})
 
 
 def _q_de(body: _Body) -> bool:
@@ -2082,6 +2198,8 @@ def _q_de(body: _Body) -> bool:
             return False
         if first == "was" and nxt == "fur":
             return any(w in _DE_VERBS for w in rest[1:])
+        if first.startswith("welch") and nxt in _DE_D_PRONOUNS and rest[1:2] in _DE_PARTITIVE:
+            return True  # "welcher der beiden Tarife ist günstiger"
         if nxt in _DE_PRONOUNS or nxt in _DE_ARTICLES or nxt in _DE_SUBORDINATORS:
             return False
         if _de_correlative(rest, body.orig[len(body.words) - len(rest) :], body.clause):
@@ -2104,6 +2222,8 @@ def _q_de(body: _Body) -> bool:
     previous = body.clause.previous
     if body.answered or (previous and previous[0] in _DE_SUBORDINATORS | _DE_WH):
         return False
+    if set(rest[:3]) & _DE_STATEMENT_PARTICLES or tuple(words[:3]) in _DE_PRESENTING:
+        return False  # "muss ja nicht sein", "soll er doch machen", "darf ich vorstellen"
     if first in _DE_VERBS and rest:
         if rest[0] == "ich" and set(rest[1:]) <= _DE_TOPIC_DROP_TAIL and len(rest) <= 3:
             return False
@@ -2418,10 +2538,206 @@ _MID_INDIRECT_STEMS: Final = tuple(
     sorted(
         _fw(
             "dir dig dec dij sab sup pregunt expli ense averigu entend recuerd olvid imagin "
+            "habl acuerd cont "
             "ξερ ρωτ θυμ εξηγ καταλαβ"
         )
     )
 )
+
+
+# "…and is there a driver", "…check are we presenting": a copula inverted with its subject.
+_MID_EN_COPULA: Final = _fw("is are were am")
+_MID_EN_COPULA_SUBJECTS: Final = {
+    "is": _fw("he she"),
+    "are": _fw("we you they"),
+    "were": _fw("we you they"),
+    "am": _fw("i"),
+}
+_MID_EN_EXISTENTIAL: Final = _fw("a an any some anything anyone anybody something somebody")
+_MID_EN_QUANTITY: Final = frozenset({("lot",), ("bit",), ("little",), ("while",), ("few",)})
+_MID_EN_WH: Final = _fw("what which how where when why whereabouts")
+_MID_EN_WH_AUX: Final = _fw(
+    "do does did is are was were can could should would will has have am shall"
+)
+_MID_EN_WH_SUBJECTS: Final = _EN_NOMINATIVE | _fw(
+    "it the a an my your our his her their this that these those there"
+)
+# Verbs and words that make a following question word indirect ("she asked me where …").
+_MID_EN_INDIRECT: Final = _fw(
+    "know knew known ask asked asking asks wonder wondered tell told sure idea explain "
+    "explained remember forget forgot see saw check show showed understand decide decided "
+    "guess about matter care mind say said find wondering learn"
+)
+# Coordinators in their accented spelling ("é" is a verb, "e" a coordinator), per language.
+_MID_COORDINATORS: Final[dict[str, frozenset[str]]] = {
+    "en": frozenset({"and", "but", "so", "then"}),
+    "es": frozenset({"y", "pero", "entonces"}),
+    "fr": frozenset({"et", "mais", "donc", "alors"}),
+    "it": frozenset({"e", "ma", "quindi", "allora"}),
+    "pt": frozenset({"e", "mas", "então", "entao"}),
+    "de": frozenset({"und", "aber"}),
+    "el": frozenset({"και", "αλλά", "αλλα", "λοιπόν", "λοιπον"}),
+}
+_MID_TAIL_WORDS: Final = 30
+_MID_EN_ELLIPSIS: Final = _fw("so neither nor as than too")  # "… and so do you"
+_MID_ALL_COORDINATORS: Final = frozenset().union(*_MID_COORDINATORS.values())
+# German drops the subject after "und" ("… und sind dann heimgefahren"): only a subject
+# pronoun after the verb shows a question.
+_MID_DE_TAIL_SUBJECTS: Final = _fw("ich du wir ihr man")
+# German: a question word, a modal and its subject in the middle of a run-on ("… was soll
+# ich machen"); embedded questions put the verb last ("was ich machen soll").
+_MID_DE_WH: Final = _fw("was wo wann wie warum wieso weshalb wohin woher welche welcher welches")
+_MID_DE_MODALS: Final = _fw(
+    "soll sollen sollte sollten kann können könnte könnten muss müssen darf dürfen will "
+    "wollen würde würden"
+)
+_MID_DE_SUBJECTS: Final = _fw("ich du wir ihr man")
+_MID_IT_MODALS: Final = _fw(
+    "devo dobbiamo dovrei dovremmo posso possiamo potrei potremmo faccio facciamo devi puoi"
+)
+_MID_IT_KNOW: Final = _fw("so sa sai sapete sanno")  # "non so cosa devo fare"
+_MID_IT_ARTICLES: Final = _fw("una la questa quella ogni qualche altra un'")
+_MID_PT_MODALS: Final = _fw("devo devemos posso podemos tenho temos faço fazemos")
+_MID_PT_BLOCK: Final = _fw("é foi era isso tudo sei sabe ver entendo disse perguntou")
+_MID_PT_WH: Final = _fw("que onde quando como quem quanto qual porque")
+_MID_EL_MODALS: Final = _fw("πρέπει θα να μπορώ μπορούμε κάνω κάνουμε")
+_MID_OTHER_INDIRECT_STEMS: Final = (
+    "weiß",
+    "weiss",
+    "wiss",
+    "frag",
+    "sag",
+    "erklär",
+    "erklar",
+    "sai",
+    "sap",
+    "chie",
+    "dett",
+    "dic",
+    "dir",
+    "spieg",
+    "sei",
+    "sab",
+    "pergunt",
+    "diss",
+    "diz",
+    "explic",
+    "lemb",
+    "ειπ",
+    "λε",
+)
+
+
+def _mid_indirect(words: Sequence[str], index: int) -> bool:
+    """Return True when a verb of knowing, saying or asking precedes ``index`` closely."""
+    context = words[max(0, index - 3) : index]
+    return bool(set(context) & _MID_EN_INDIRECT) or any(
+        word.startswith(_MID_INDIRECT_STEMS + _MID_OTHER_INDIRECT_STEMS) for word in context
+    )
+
+
+def _mid_en_wh(words: Sequence[str], index: int) -> bool:
+    """Return True for "…wh [noun] aux subject" ("…forty minutes now how long does it need")."""
+    if words[index] not in _MID_EN_WH or _mid_indirect(words, index):
+        return False
+    for offset in range(1, 4):
+        position = index + offset
+        if position + 1 >= len(words):
+            return False
+        word = words[position]
+        if word in _MID_EN_WH_AUX:
+            return words[position + 1] in _MID_EN_WH_SUBJECTS
+        if word in _EN_PERSONAL or word in _EN_AUX_ALL or word in _MID_EN_WH:
+            return False
+    return False
+
+
+def _mid_en_copula(words: Sequence[str], index: int) -> bool:
+    """Return True for "…is there a …", "…are we …" inside a run-on."""
+    word, following = words[index], words[index + 1]
+    if word not in _MID_EN_COPULA or words[index - 1] in _MID_EN_BLOCK:
+        return False
+    if words[index - 1] in _MID_EN_WH or _mid_indirect(words, index):
+        return False
+    if word in {"is", "are"} and following == "there":
+        return (
+            words[index + 2 : index + 3] != ()
+            and words[index + 2] in _MID_EN_EXISTENTIAL
+            and words[index + 3 : index + 4] not in _MID_EN_QUANTITY
+        )  # "is there a driver", not "he is there a lot"
+    return following in _MID_EN_COPULA_SUBJECTS[word] and index + 2 < len(words)
+
+
+def _mid_modal_wh(words: Sequence[str], raw: Sequence[str], index: int, language: str) -> bool:
+    """Return True for a question word and a modal inside a run-on ("… cosa devo fare")."""
+    word = words[index]
+    following = words[index + 1 : index + 3]
+    if len(following) < 1 or _mid_indirect(words, index):
+        return False
+    if language == "de":
+        return (
+            word in _MID_DE_WH
+            and len(following) == 2
+            and following[0] in _MID_DE_MODALS
+            and following[1] in _MID_DE_SUBJECTS
+            and not (word == "was" and words[index - 1] in {"so", "etwas"})
+        )
+    if language == "it":
+        return (
+            word in {"cosa", "cos'"}
+            and following[0] in _MID_IT_MODALS
+            and words[index - 1] not in _MID_IT_ARTICLES
+            and not set(words[max(0, index - 3) : index]) & _MID_IT_KNOW
+        )
+    if language == "pt":
+        if word == "e" and raw[index] == "é" and following[:1] == ("que",):
+            return words[index - 1] in _MID_PT_WH
+        return (
+            word == "que"
+            and words[index - 1] == "o"
+            and following[0] in _MID_PT_MODALS
+            and (index < 2 or words[index - 2] not in _MID_PT_BLOCK)
+        )
+    if language == "el":
+        return raw[index] == "τι" and following[0] in _MID_EL_MODALS
+    return False
+
+
+def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
+    """Apply the question rules after a coordinator ("… y sabes si el museo abre")."""
+    words = clause.words
+    # Two-word tails are elliptic ("… so do you"); a question starts near the end.
+    for index in range(max(1, len(words) - _MID_TAIL_WORDS), len(words) - 2):
+        coordinator = clause.raw[index - 1]
+        if coordinator not in _MID_ALL_COORDINATORS or words[index] in _MID_EN_ELLIPSIS:
+            continue
+        if index > 1 and clause.raw[index - 2] == clause.raw[index]:
+            continue  # "πού και πού": "now and then"
+        tail = dataclasses.replace(
+            clause,
+            words=words[index:],
+            raw=clause.raw[index:],
+            orig=clause.orig[index:],
+            index=clause.index + 1,
+            previous=words[:index],
+            after_answer=False,
+        )
+        for code in languages:
+            if coordinator not in _MID_COORDINATORS.get(code, frozenset()):
+                continue
+            rule, fillers, _tags = _RULES[code]
+            body = _strip(tail, fillers)
+            if len(body.words) < 2 or _statement_form(body.words, body.raw):
+                continue
+            if (
+                code == "de"
+                and body.words[1] not in _MID_DE_TAIL_SUBJECTS | _DE_WH
+                and body.words[0] not in _DE_WH
+            ):
+                continue
+            if rule(body):
+                return True
+    return False
 
 
 def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
@@ -2432,11 +2748,20 @@ def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
             "en" in languages
             and words[index] in _MID_EN_AUX
             and words[index + 1] in _MID_EN_SUBJECTS
-            and words[index - 1] not in _MID_EN_BLOCK
+            and (
+                words[index - 1] not in _MID_EN_BLOCK
+                or (words[index - 1] == "so" and len(words) > index + 3)
+            )
             and not words[index - 1].endswith(("'ll", "'d"))
             and not (words[index] in _fw("do have") and words[index - 1] in _fw("to can will"))
         ):
             return True
+        if "en" in languages and (_mid_en_copula(words, index) or _mid_en_wh(words, index)):
+            return True
+        if any(_mid_modal_wh(words, raw, index, code) for code in languages):
+            return True
+    if _mid_coordinated(clause, languages):
+        return True
     for index in range(2, len(words)):
         if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
             continue
@@ -2547,6 +2872,10 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
         _rule(KIND_REMINDER, r"(?:please\s+)?remember\s+to\s+(?P<c>.+)"),
         _rule(
             KIND_REMINDER,
+            r"make\s+sure\s+(?:i|we)\s+(?:remember\s+to|don'?t\s+forget\s+(?:to\s+)?)\s*(?P<c>.+)",
+        ),
+        _rule(
+            KIND_REMINDER,
             r"(?:please\s+)?(?:don'?t|do\s+not)\s+forget\s+(?:to|that|about)\s+(?P<c>.+)",
         ),
         _rule(
@@ -2564,8 +2893,8 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
         ),
         _rule(
             KIND_TASK,
-            r"(?:i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|"
-            r"\s+are\s+going\s+to)?\s+(?:really\s+|still\s+|also\s+|definitely\s+|absolutely\s+|"
+            r"(?:(?:i|we)(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'re\s+going\s+to|"
+            r"\s+are\s+going\s+to)?\s+)?(?:really\s+|still\s+|also\s+|definitely\s+|absolutely\s+|"
             r"just\s+)?(?:have\s+to|need\s+to|must|gotta|got\s+to|have\s+got\s+to)\s+(?P<c>.+)",
             task=True,
         ),
@@ -2886,7 +3215,7 @@ _CAPTURE_RULES: Final[dict[str, tuple[_CaptureRule, ...]]] = {
 _TASK_DISCOURSE: Final = _fw(
     "say admit agree disagree confess laugh wonder thank apologize apologise mention "
     "interrupt dire avouer admettre reconnaître filer πω ομολογήσω παραδεχτώ "
-    "decir admitir confesar irme sagen zugeben gestehen los dire ammettere confessare "
+    "decir admitir confesar reconocer irme sagen zugeben gestehen los dire ammettere confessare "
     "dizer admitir confessar be have"
 )
 _TASK_DISCOURSE_PHRASES: Final = _phrases(
