@@ -21,6 +21,8 @@ import aiosqlite
 from .store import ProactiveStore
 
 SEED_PREFIX: Final = "Alarm : "
+# The seed's prefix as people and speech-to-text engines type it: "Alarme :", "ALARM:7h".
+_SEED_PREFIX_RE: Final = re.compile(r"\s*alarme?\s*:\s*", re.IGNORECASE)
 
 ALARM_PENDING: Final = "pending"
 ALARM_FIRED: Final = "fired"
@@ -346,14 +348,19 @@ _MORNING_RE: Final = re.compile(r"\b(?:matin|morning|πρωι)\b")
 
 _DELAY_RE: Final = re.compile(
     r"(?<![\w'])(?:dans|in|σε|d'ici)\s+(?:(?:a|an|1°|une|μια|ενα)\s+)?(?:"
-    r"(?P<amount>\d{1,4})°?\s*(?P<unit>minutes?|mins?|mn|heures?|hours?|hrs?|h|λεπτα|λεπτο|"
+    r"(?P<amount>\d{1,4})°?(?:\s+(?:and|et|και)\s+(?P<prehalf>a\s+half|demie?|μιση))?"
+    r"\s*(?P<unit>minutes?|mins?|mn|heures?|hours?|hrs?|h|λεπτα|λεπτο|"
     r"ωρες|ωρα)(?![^\W\d_])"
     r"(?:\s*(?:et\s+|and\s+|και\s+)?(?:(?P<half>demie?|a\s+half|μιση)|"
     r"(?P<quarter>quart|a\s+quarter|τεταρτο)|"
     r"(?P<extra>\d{1,2})°?(?:\s*(?:minutes?|mins?|mn|λεπτα))?(?![^\W\d_])))?"
     r"|(?P<halfhour>demi\s+heure|half\s+(?:an\s+)?hour|μιση\s+ωρα|μισαωρο)"
+    r"|(?P<threequarters>3°?\s+quarts?\s+d'?\s*heure|3°?\s+quarters\s+of\s+an\s+hour|"
+    r"3°?\s+τεταρτα(?:\s+της\s+ωρας)?)"
+    r"|(?P<hourandhalf>μιαμιση\s+ωρα)"
     r"|(?P<quarterhour>quart\s+d'?\s*heure|quarter\s+(?:of\s+an\s+)?hour|τεταρτο)"
-    r"|(?P<hourword>heure|hour|ωρα)(?:\s+(?:et\s+|and\s+|και\s+)(?P<hourhalf>demie?|a\s+half|μιση))?"
+    r"|(?P<hourword>heure|hour|ωρα)(?:\s+(?:et\s+|and\s+|και\s+)"
+    r"(?:(?P<hourhalf>demie?|a\s+half|μιση)|(?P<hourquarter>quart|a\s+quarter|τεταρτο)))?"
     r")"
 )
 _IN_DAYS_RE: Final = re.compile(
@@ -397,12 +404,32 @@ def parse_alarm_time(text: str) -> AlarmTime | None:
     "αύριο", "lundi") is kept with the time; a day alone is not a time.
     """
     prepared = _prepare(text)
+    # A correction said on the way ("à sept heures, euh non, à sept heures et demie"): the
+    # time after the last one wins; a day said before it still counts.
+    corrections = list(_CORRECTION_RE.finditer(prepared))
+    if corrections and (found := _time_in(prepared[corrections[-1].end() :], prepared)):
+        return found
+    return _time_in(prepared, prepared)
+
+
+_CORRECTION_RE: Final = re.compile(
+    r"(?<![\w'])(?:(?:non\s+)+(?:pardon\s+)?|pardon|je\s+veux\s+dire|je\s+voulais\s+dire|"
+    r"ou\s+plutot|plutot|i\s+mean|sorry|no\s+wait|(?:no\s+)+|make\s+(?:that|it)|or\s+rather|"
+    r"actually|(?:οχι\s+)+|συγγνωμη|εννοω|δηλαδη)\s*,?\s*"
+    r"(?=(?:a|at|pour|for|vers|around|στις|dans|in|σε)\s|\d)"
+)
+
+
+def _time_in(prepared: str, whole: str) -> AlarmTime | None:
+    """The time (or delay) in ``prepared``, with the day said there or else in ``whole``."""
     if (delay := _delay(prepared)) is not None:
         return delay if delay.delay else None
     found = _first_time(prepared)
     if found is None:
         return None
     days, weekday = _day(prepared)
+    if days is None and weekday is None:
+        days, weekday = _day(whole)
     if days is None and weekday is None:
         return found
     return AlarmTime(found.hour, found.minute, days=days, weekday=weekday)
@@ -417,15 +444,19 @@ def _delay(prepared: str) -> AlarmTime | None:
         minutes = 30
     elif match["quarterhour"]:
         minutes = 15
+    elif match["threequarters"]:
+        minutes = 45
+    elif match["hourandhalf"]:
+        minutes = 90
     elif match["hourword"]:
-        minutes = 90 if match["hourhalf"] else 60
+        minutes = 90 if match["hourhalf"] else 75 if match["hourquarter"] else 60
     else:
         amount = int(match["amount"])
         if match["unit"].startswith(("m", "λεπ")):
             minutes = amount
         else:
             minutes = amount * 60
-            if match["half"]:
+            if match["half"] or match["prehalf"]:
                 minutes += 30
             elif match["quarter"]:
                 minutes += 15
@@ -546,7 +577,10 @@ def _with_period(hour: int, match: re.Match[str], prepared: str) -> int:
 # Commands
 # ---------------------------------------------------------------------------------------------
 
-_ALARM_NOUN: Final = r"(?:alarmes?|reveils?|alarms?|alarm\s+clocks?|ξυπνητηρι\w*)"
+_ALARM_NOUN: Final = (
+    r"(?:alarmes?|reveils?|alarms?|alarm\s+clocks?|ξυπνητηρι\w*|"
+    r"sonneries?(?!\s+(?:du|de\s+la|de\s+l')\s*(?:telephone|portable|porte|entree)))"
+)
 # "L'alarme de la maison", "the house alarm", "ο συναγερμός": the alarm system, a device the
 # router and the service handler deal with (with a confirmation), never the alarm clock.
 _SECURITY_RE: Final = re.compile(
@@ -560,7 +594,13 @@ _STATEMENT_BEFORE_RE: Final = re.compile(
     r"(?:\b(?:j'ai|j\s+ai|ai|as|avons|avez|ont|avais|avait|aviez|avaient|t'as|il\s+a|elle\s+a|"
     r"on\s+a|je\s+me\s+suis|(?<!can\s)(?<!could\s)(?<!should\s)(?<!may\s)(?<!shall\s)i|we|"
     r"he|she|they|i've|we've|i'd|i\s+have|i\s+had|had|has|already|deja|"
-    r"did\s+you|have\s+you|you\s+have|you've|εχω|ειχα|εχεις)\s+"
+    r"did\s+you|have\s+you|you\s+have|you've|εχω|ειχα|εχεις|used\s+to|usually|"
+    # Someone else did it: "my grandson set an alarm", "mon mari met le réveil".
+    r"(?:mon|ma|son|sa|notre|leur|my|his|her|our|their)\s+(?:petite?\s+(?=\w))?"
+    r"(?!(?:dear|darling|love|friend|honey|sweet\w*|lovely|belle|cheri\w*|chou|amie?|petite?|"
+    r"grande?|puce|cocotte|mignonne|biche)\b)\w+|"
+    # "My daughter wants me to set an alarm", "she asked me to …": reported, not asked.
+    r"(?:wants|wanted|asked|told|said)\s+(?:me\s+|us\s+)?to)\s+"
     r"(?:deja\s+|already\s+|bien\s+|just\s+|ηδη\s+)?)$"
 )
 _NEGATED_RE: Final = re.compile(
@@ -574,18 +614,24 @@ _NEGATED_RE: Final = re.compile(
 _CANCEL_RE: Final = re.compile(
     r"\b(?:annul\w*|supprim\w*|enlev\w*|efface\w*|arret\w*|desactiv\w*|retir\w*|coup\w*|"
     r"cancel\w*|delete|remove|clear|turn\s+off|switch\s+off|shut\s+off|disable|stop|unset|"
-    r"get\s+rid\s+of|ακυρ\w*|σβησ\w*|σβηστ\w*|διαγραψ\w*|κλεισ\w*|βγαλ\w*|σταματ\w*)\b"
+    r"get\s+rid\s+of|erase|scrap|vire\w*|ote\w*|ακυρ\w*|σβησ\w*|σβηστ\w*|διαγραψ\w*|κλεισ\w*|"
+    r"βγαλ\w*|σταματ\w*)\b"
     rf"[^.?!;]{{0,40}}?\b{_ALARM_NOUN}"
+    # "Turn the alarm off"
+    rf"|\b(?:turn|switch|shut)\s+(?:\w+\s+){{0,3}}?{_ALARM_NOUN}\s+off\b"
 )
 # "Je n'ai plus besoin du réveil", "I don't need the alarm anymore": a cancel said as a fact.
 _NO_NEED_RE: Final = re.compile(
-    r"\b(?:plus\s+besoin|pas\s+besoin|no\s+longer\s+need|don'?t\s+need|do\s+not\s+need)\s+"
+    r"\b(?:plus\s+besoin|pas\s+besoin|no\s+longer\s+(?:need|want)|don'?t\s+(?:need|want)|"
+    r"do\s+not\s+(?:need|want)|won'?t\s+(?:need|want)|will\s+not\s+(?:need|want)|"
+    r"ne\s+veux\s+(?:plus|pas)|veux\s+plus|δεν\s+(?:το\s+)?(?:χρειαζομαι|θελω))\s+"
     rf"(?:de\s+|d'|du\s+)?(?:\w+\s+){{0,2}}?{_ALARM_NOUN}"
 )
 _LIST_RE: Final = re.compile(
     r"\b(?:quel(?:le)?s?\s+(?:sont\s+)?(?:les\s+|mes\s+)?(?:alarmes?|reveils?)|"
-    r"(?:liste|lis|donne|dis|montre|rappelle|enumere|lit|lire|redis|relis)(?:\s*moi)?\s+"
-    r"(?:toutes?\s+)?(?:les|mes)\s+(?:alarmes|reveils)|"
+    r"(?:(?:me|m')\s*)?(?:liste\w*|lis|lisez|donne\w*|dis|dites|dire|montre\w*|rappelle\w*|"
+    r"enumere\w*|lit|lire|redis|redites|redire|relis|relisez|relire)(?:\s*moi)?\s+"
+    r"(?:toutes?\s+)?(?:les|mes)\s+(?:alarmes|reveils|sonneries)|"
     r"liste\s+des\s+(?:alarmes|reveils)|"
     r"(?:j'ai|j\s+ai|ai\s+je|y\s+a\s+t\s+il|il\s+y\s+a|y\s+a|est\s+ce\s+qu'il\s+y\s+a)\s+"
     r"(?:deja\s+|encore\s+|bien\s+)?(?:des|une|un|d'autres)\s+(?:alarmes?|reveils?)|"
@@ -594,6 +640,13 @@ _LIST_RE: Final = re.compile(
     r"(?:mon|ma|l'|le|la)\s*(?:prochaine?\s+)?(?:alarme|reveil)|"
     r"(?:mon|l'|le|ma)\s*(?:alarme|reveil)\s+(?:est|sonne|sonnera|va\s+sonner)\s+"
     r"(?:\w+\s+)?a\s+quelle\s+heure|"
+    # "C'est pour quelle heure mon réveil", "mon réveil de demain, il est à quelle heure"
+    r"quelle\s+heure\s+(?:[\w']+\s+){0,4}?(?:mon|ma|mes|l'|le|la|les)\s*(?:prochaine?\s+)?"
+    r"(?:alarmes?|reveils?)|"
+    r"(?:mon|ma|l'|le|la)\s*(?:alarmes?|reveils?)\s+(?:\w+\s+){0,5}?a\s+quelle\s+heure|"
+    # "Est-ce que mon réveil est (bien) mis ?"
+    r"(?:mon|ma|l'|le|la)\s*(?:alarme|reveil)\s+(?:est|il\s+est|elle\s+est)\s+(?:bien\s+)?"
+    r"(?:mise?|reglee?|programmee?|activee?)\s*(?:$|\?|pour|demain)|"
     r"(?:alarmes?|reveils?)\s+(?:de\s+|sont\s+|est\s+)?(?:prevue?s?|programmee?s?|reglee?s?|"
     r"en\s+cours|actives?)\s*(?:$|\?|pour|demain)|"
     r"(?:what|which)\s+(?:are\s+)?(?:my\s+|the\s+)?alarms?|"
@@ -602,9 +655,12 @@ _LIST_RE: Final = re.compile(
     r"(?:any\s+|an\s+|a\s+|some\s+)?(?:other\s+)?alarms?|"
     r"(?:show|tell|read|give)\s+me\s+(?:all\s+)?(?:my\s+|the\s+)?alarms|"
     r"how\s+many\s+alarms|"
-    r"(?:what\s+time|when)\s+(?:is|does|will)\s+(?:my|the)\s+(?:next\s+)?alarm|"
+    r"(?:what\s+time|when)(?:'s|\s+is|\s+does|\s+will)\s+(?:my|the)\s+(?:next\s+)?alarm|"
+    r"(?:what\s+time|when)\s+(?:my|the)\s+(?:next\s+)?alarm\s+(?:is|rings|goes\s+off|will)\b|"
+    r"(?:what\s+time|when)\s+(?:did|have)\s+(?:you|i|we)\s+set\s+(?:my|the)\s+alarm|"
     r"is\s+(?:my|the|an)\s+alarm\s+(?:set|on)|check\s+(?:my|the)\s+alarms?|"
-    r"(?:ποια|τι|ποσα)\s+ξυπνητηρια|εχω\s+(?:κανενα\s+|καποιο\s+|ενα\s+)?ξυπνητηρι|"
+    r"(?:ποια|τι|ποσα)\s+ξυπνητηρια|"
+    r"εχω\s+(?:βαλει\s+)?(?:κανενα\s+|καποιο\s+|ενα\s+)?ξυπνητηρι(?!\s+(?:στις|για))|"
     r"υπαρχ\w+\s+(?:κανενα\s+|καποιο\s+)?ξυπνητηρι|"
     r"(?:τι\s+ωρα|ποτε)\s+(?:ειναι|χτυπαει|θα\s+χτυπησει)\s+το\s+ξυπνητηρι|"
     r"(?:πες|δειξε|διαβασε)\s+μου\s+(?:ολα\s+)?(?:τα\s+)?ξυπνητηρια)"
@@ -615,24 +671,50 @@ _SET_VERB_RE: Final = re.compile(
     r"\b(?:me|m')\s*reveiller\s+(?:a|vers|pour|demain|dans|apres|lundi|mardi|mercredi|jeudi|"
     r"vendredi|samedi|dimanche|\d)|"
     r"\btu\s+me\s+reveilles?\b|\bvous\s+me\s+reveillez\b|\b(?:etre|soit)\s+reveillee?s?\b|"
+    r"\bsonnez?\s+moi\b|\b(?:me|m')\s*sonner\s+(?:a|vers|dans|demain|\d)|"
     r"\b(?:mets|mettez|mettre|met|programme\w*|regle\w*|cree\w*|ajoute\w*|fixe\w*|prevois|"
-    r"prevoir|prevoyez)(?:\s+moi|\s+nous)?\s+(?:une\s+|un\s+|l'|le\s+|mon\s+|ma\s+|ton\s+)?"
+    r"prevoir|prevoyez|remets|remettez|remettre)(?:\s+moi|\s+nous)?\s+"
+    r"(?:une\s+|un\s+|l'|le\s+|la\s+|mon\s+|ma\s+|ton\s+|ta\s+)?"
     r"(?:nouvelle\s+|nouveau\s+|petite?\s+|autre\s+)?(?:alarme|reveil|sonnerie)\b|"
     r"\bwake\s+(?:me|us)\b|\bget\s+me\s+up\b|\bbe\s+woken\b|"
     r"(?:(?<=\bneed\s)|(?<=\bhave\s)|(?<=\bwant\s)|(?<=\bgot\s))to\s+(?:wake|get)\s+up\s+"
     r"(?:at|by|around|tomorrow|in)\b|"
     r"\b(?:set|make|create|add|put|schedule|program|start)\s+(?:me\s+|up\s+)?"
     r"(?:an?\s+|my\s+|the\s+|one\s+|another\s+)?(?:new\s+)?alarm\b|"
-    r"\bξυπν\w*\s+με\b|\bμε\s+ξυπν\w*|\bθελω\s+να\s+ξυπνησω\b|"
+    r"\bξυπν\w*\s+με\b|\bμε\s+ξυπν\w*|\b(?:θελω|θα\s+ηθελα)\s+να\s+ξυπνησω\b|"
     r"\b(?:βαλε|βαλτε|ρυθμισε|ρυθμιστε|φτιαξε|κανε|ορισε|προγραμματισε)\s+(?:μου\s+)?"
     r"(?:ενα\s+|το\s+)?(?:νεο\s+)?ξυπνητηρι"
 )
 # "Une alarme à 7 h", "alarm for 6:30 tomorrow", "ξυπνητήρι στις 7": the noun with a time,
 # when nothing says the alarm already rang.
 _SET_NOUN_RE: Final = re.compile(rf"\b{_ALARM_NOUN}\b")
+# What may come before the noun of such a request: "euh euh le réveil à 7 h", "je voudrais
+# une alarme à 6 h 30", "please, alarm for 6:30" (not "j'ai entendu une alarme à 3 h").
+_NOUN_LEAD_RE: Final = re.compile(
+    r"(?:(?:e+u+h+|h?e+u+|hum+|alors|bon|ben|bah|ok|okay|oh|ah|hey|um+|uh+|so|well|homebuddy|"
+    r"λοιπον|ε+|s'il\s+(?:te|vous)\s+plait|please|stp|svp|σε\s+παρακαλω|παρακαλω|"
+    r"ma\s+petite|mon\s+petit|ma\s+belle|ma\s+cherie|mon\s+cheri|ma\s+puce|dear|darling|"
+    r"reveil|alarme|alarm|"
+    r"une|un|le|la|mon|ma|an|a|the|my|one|ενα|το|μου|nouvelle|nouveau|autre|petite?|"
+    r"new|another|νεο|et|and|aussi|also|juste|just|"
+    r"je\s+(?:voudrais|veux|souhaite|souhaiterais)|j'aimerais|il\s+me\s+faut|"
+    r"i\s+(?:want|need|would\s+like)|i'd\s+like|θελω|θα\s+ηθελα|"
+    r"(?:donne|donnez)\s+moi|give\s+me|can\s+i\s+have|could\s+i\s+have)"
+    r"(?:[\s,.!]+|$)|l')*"
+)
 _RANG_RE: Final = re.compile(
-    r"\b(?:sonn\w*|marche\w*|fonctionne\w*|hier|ce\s+matin|went|go(?:es)?\s+off|rang|ring\w*|"
+    r"\b(?:sonn(?!erie)\w*|marche\w*|fonctionne\w*|hier|ce\s+matin|went|go(?:es)?\s+off|rang|ring\w*|"
     r"work\w*|broke\w*|was|were|etait|ete|ηταν|yesterday|last\s+night|χτυπ\w*|χθες|χτες|δουλευ\w*)\b"
+)
+# "Il faut que je sois debout à 6 h", "I need to be up by seven", "θέλω να σηκωθώ στις 7":
+# a request only with a time ("je me lève toujours à 6 h" says a habit, not a request).
+_GET_UP_RE: Final = re.compile(
+    r"\b(?:je\s+(?:voudrais|veux|dois|devrais|aimerais|souhaite\w*|vais\s+devoir)|"
+    r"(?:il\s+)?(?:faut|faudrait)\s+que\s+je|j'ai\s+besoin\s+de|"
+    r"i\s+(?:need|have|want|must|would\s+like|got)|i'd\s+like|i've\s+got|i\s+gotta|"
+    r"θελω|θα\s+ηθελα|πρεπει|χρειαζεται)\s+"
+    r"(?:(?:me|m')\s*lever|me\s+leve|(?:etre|sois)\s+(?:debout|levee?|reveillee?)|"
+    r"(?:to\s+)?(?:be\s+up|get\s+up|be\s+awake|wake\s+up)|να\s+(?:σηκωθω|ξυπνησω))\b"
 )
 _ALL_RE: Final = re.compile(r"\b(?:toutes|tous|all|every|ολα)\b")
 
@@ -643,8 +725,8 @@ def parse_alarm_command(text: str) -> AlarmCommand | None:
     The seed's exact prefix ``"Alarm : "`` always means "set"; a set request whose time cannot
     be read comes back with ``when=None`` so the caller can ask for the time.
     """
-    if text.startswith(SEED_PREFIX):
-        rest = text[len(SEED_PREFIX) :]
+    if (prefix := _SEED_PREFIX_RE.match(text)) is not None:
+        rest = text[prefix.end() :]
         return AlarmCommand("set", parse_alarm_time(rest), label=alarm_label(rest))
     flat = _flat(text)
     if _SECURITY_RE.search(flat) or _NEGATED_RE.search(flat):
@@ -671,9 +753,11 @@ def _set_request(flat: str) -> bool:
     if _RANG_RE.search(flat):
         return False
     for noun in _SET_NOUN_RE.finditer(flat):
+        if not _NOUN_LEAD_RE.fullmatch(flat[: noun.start()].strip(" ,.!")):
+            continue
         if _starts_with_time(flat[noun.end() :].strip()):
             return len(flat.split()) <= 12
-    return False
+    return _GET_UP_RE.search(flat) is not None and parse_alarm_time(flat) is not None
 
 
 # Labels: "… pour prendre mes médicaments", "… to take my pills", "… για τα φάρμακα".

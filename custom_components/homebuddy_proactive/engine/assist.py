@@ -337,25 +337,33 @@ class AssistRouter:
 # Fillers an older person says before the request, as speech-to-text writes them.
 _FILLERS: Final = (
     r"(?:e+u+h+|h?e+u+|hum+|alors|bon|ben|bah|dis|dites|ecoute|ecoutez|tiens|ok|okay|"
-    r"hey|um+|uh+|so|well|oh|ah|homebuddy|λοιπον|ε+|ακου|"
-    r"s'il\s+(?:te|vous)\s+plait|please|σε\s+παρακαλω|παρακαλω)"
+    r"hey|um+|uh+|so|well|oh|ah|homebuddy|λοιπον|ε+|ακου|just|and|also|et|aussi|"
+    r"s'il\s+(?:te|vous)\s+plait|please|σε\s+παρακαλω|παρακαλω|"
+    # Vocatives: "ma petite, retiens que …", "dear, remember that …"
+    r"ma\s+petite|mon\s+petit|ma\s+belle|ma\s+cherie|mon\s+cheri|mon\s+ami|ma\s+grande|"
+    r"(?:my\s+)?dear|darling|love|sweetheart|καλε\s+μου|καλη\s+μου)"
 )
 _SAVE_RE: Final = re.compile(
     rf"^\W*(?:{_FILLERS}\W+)*"
     r"(?:(?:est\s+ce\s+que\s+)?(?:tu\s+peux|tu\s+pourrais|peux\s+tu|pourrais\s+tu|vous\s+pouvez|"
-    r"pouvez\s+vous|pourriez\s+vous|je\s+veux\s+que\s+tu|je\s+voudrais\s+que\s+tu|"
-    r"j'aimerais\s+que\s+tu|can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to|"
+    r"pouvez\s+vous|pourriez\s+vous|vous\s+pourriez|tu\s+veux\s+bien|vous\s+voulez\s+bien|"
+    r"veux\s+tu|voulez\s+vous|(?:je\s+(?:veux|voudrais)|j'aimerais)\s+que\s+(?:tu|vous)|"
+    r"(?:il\s+)?(?:faut|faudrait)\s+que\s+(?:tu|vous)|"
+    r"can\s+you|could\s+you|would\s+you|will\s+you|i\s+want\s+you\s+to|"
     r"i'd\s+like\s+you\s+to|i\s+would\s+like\s+you\s+to|μπορεις\s+να|μπορειτε\s+να|"
     r"θελω\s+να)\s+(?:please\s+|bien\s+)?)?"
     r"(?:souviens\s+toi|souvenez\s+vous|te\s+souvenir|vous\s+souvenir|te\s+souviennes|"
-    r"rappelle\s+toi|rappelez\s+vous|te\s+rappeler|retiens|retenez|retenir|retiennes|"
+    r"vous\s+souveniez|vous\s+rappeliez|te\s+rappelles|notiez|"
+    r"rappelle\s+toi|rappelez\s+vous|te\s+rappeler|retiens|retenez|retenir|retiennes|reteniez|"
     r"n'oublie\s+pas|n'oubliez\s+pas|oublie\s+pas|oubliez\s+pas|ne\s+pas\s+oublier|"
     r"notes?|notez|noter|prends\s+note|prenez\s+note|prendre\s+note|"
     r"gardez?\s+en\s+memoire|garder\s+en\s+memoire|enregistre|memorise|memoriser|saches|"
     r"remember|don't\s+forget|do\s+not\s+forget|never\s+forget|keep\s+in\s+mind|"
     r"bear\s+in\s+mind|note\s+down|make\s+a\s+note|take\s+(?:a\s+)?note|memori[sz]e|"
-    r"θυμησου|να\s+θυμασαι|θυμηθεις|μην\s+ξεχασεις|μην\s+ξεχνας|σημειωσε|κρατα|κρατησε)"
+    r"θυμησου|να\s+θυμασαι|θυμηθεις|μην\s+ξεχασεις|μην\s+ξεχνας|σημειωσε|κρατα|κρατησε|"
+    r"θελω\s+να\s+θυμασαι)"
     r"\s*(?:bien\s+|well\s+|please\s+|s'il\s+te\s+plait\s+|σε\s+παρακαλω\s+)?"
+    r"(?:for\s+me\s+|pour\s+moi\s+|για\s+μενα\s+)?"
     r"(?:que\s+|qu'|that\s+|οτι\s+|πως\s+|:\s*)(?P<fact>\S.*)$",
     re.DOTALL,
 )
@@ -368,6 +376,13 @@ _RECALL_RE: Final = re.compile(
     r"(?:sur|a\s+propos|au\s+sujet|concernant|des\b|du\b|de\b|d')\s*"
     + _SUBJECT
     + r"(?P<fr>[^?!.;]+)"
+    # "Est-ce que tu sais quelque chose sur Julien ?", "qu'est-ce que je t'ai dit sur …"
+    r"|(?:tu\s+sais|vous\s+savez|sais\s+tu|savez\s+vous)\s+(?:quelque\s+chose|des\s+choses)\s+"
+    r"(?:sur|a\s+propos\s+de|au\s+sujet\s+de|concernant)\s+" + _SUBJECT + r"(?P<fr6>[^?!.;]+)"
+    r"|(?:qu'est\s*ce\s+que|que)\s+je\s+(?:t'ai|vous\s+ai)\s+(?:dit|raconte|appris)\s+"
+    r"(?:sur|a\s+propos|au\s+sujet|concernant|des\b|du\b|de\b|d')\s*"
+    + _SUBJECT
+    + r"(?P<fr7>[^?!.;]+)"
     # "Tu te souviens de Paul ?", "tu te souviens quand on est allés à Nice ?"
     r"|(?:tu\s+te\s+souviens|vous\s+vous\s+souvenez|te\s+souviens\s+tu|vous\s+souvenez\s+vous|"
     r"tu\s+te\s+rappelles?|vous\s+vous\s+rappelez|te\s+rappelles\s+tu)\s+"
@@ -389,6 +404,7 @@ _RECALL_RE: Final = re.compile(
     r"(?P<el2>[^?!.;]+)"
     r"|(?:θυμασαι|θυμαστε)\s+(?:οτι\s+|πως\s+)?(?!τι\b)(?P<el3>[^?!.;]+)"
     r"|(?:πες|πειτε|μιλησε|μιλη?στε)\s+μου\s+για\s+(?P<el4>[^?!.;]+)"
+    r"|(?:ξερεις|ξερετε|θυμασαι|θυμαστε)\s+(?:τιποτα|κατι)\s+(?:για|σχετικα\s+με)\s+(?P<el5>[^?!.;]+)"
 )
 _RECALL_GROUPS: Final = (
     "fr",
@@ -396,6 +412,8 @@ _RECALL_GROUPS: Final = (
     "fr3",
     "fr4",
     "fr5",
+    "fr6",
+    "fr7",
     "en",
     "en2",
     "en3",
@@ -406,6 +424,7 @@ _RECALL_GROUPS: Final = (
     "el2",
     "el3",
     "el4",
+    "el5",
 )
 # Subjects that are no memory: "parle-moi de la météo", "tell me about yourself".
 _NOT_SUBJECT_RE: Final = re.compile(
@@ -485,9 +504,13 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         -0.9,
         ("fear", "pain"),
         re.compile(
-            r"\b(?:je suis tombee?|je me suis cassee? la figure|je ne peux (?:pas|plus) "
+            r"\b(?:je suis tombee?(?! sur (?:une?|des|quelqu'un|quelque)\b| (?:amoureuse?|malade|"
+            r"d'accord|en panne|des nues)\b)|je me suis cassee? la figure|je ne peux (?:pas|plus) "
             r"me relever|j'ai fait une (?:mauvaise )?chute|"
-            r"i(?:'ve| have)? fell|i(?:'ve| have) fallen|i can'?t get up|i had a (?:bad )?fall|"
+            r"i(?:'ve| have)? fell(?! (?:asleep|in love|for|behind|ill|silent)\b)|"
+            r"i(?:'ve| have) fallen(?! (?:asleep|in love|for|behind|ill|silent)\b)|"
+            r"i (?:slipped|tripped)(?: (?:and|over))?|and fell (?:down|over|in|on)|"
+            r"i can'?t get up|i had a (?:bad )?fall|"
             r"(?<!δεν )επεσα|δεν μπορω να σηκωθω)\b"
         ),
     ),
@@ -505,7 +528,7 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
             r"\bi(?: have|'ve got| got)? (?:a |bad |terrible |an awful )?"
             r"(?:pain|headache|backache|stomach ?ache|toothache|migraine)\b|"
             r"\bmy \w+ (?:is|are) killing me\b|\bi(?:'m| am) hurting\b|"
-            r"(?<!δεν )\bποναω\b|(?<!δεν )(?<!δεν με )\b(?:με )?ποναει\b|"
+            r"(?<!δεν )\bποναω\b|(?<!δεν )(?<!δεν με )\b(?:με )?πονα(?:ει|νε)\b|"
             r"\bεχω (?:πονο|πονους|πονοκεφαλο)\b)"
         ),
     ),
@@ -519,8 +542,9 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
             r"je suis (?:tout |toute |bien |si |tres |tellement )?seule?"
             r"(?! a \w+(?:er|ir|re|oir)\b)(?! a savoir)|"
             r"personne ne (?:vient|m'appelle|me rend visite)|"
-            r"i(?:'m| am)? (?:feel(?:ing)? |am |'m )?(?:a bit |a little |so |very |really |all )?"
-            r"(?:lonely|alone|isolated)|nobody (?:visits|calls|comes)|"
+            r"i(?:'m| am|'ve been| have been)? (?:feel(?:ing)? |am |'m )?"
+            r"(?:a bit |a little |so |very |really |all |quite |terribly )?"
+            r"(?:lonely|alone|isolated)|nobody (?:ever )?(?:visits|calls|comes)|"
             r"(?<!δεν )νιωθω (?:πολυ |τοσο )?(?:μοναξια|μονος|μονη|μοναχος|μοναχη)|"
             r"(?<!δεν )ειμαι (?:πολυ |τοσο )?(?:μονος|μονη|ολομοναχος|ολομοναχη)|"
             r"κανεις δεν (?:ερχεται|με παιρνει))\b"
@@ -533,7 +557,9 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         re.compile(
             r"\b(?:j'ai (?:tres |si |un peu )?peur|je suis (?:tres |si )?(?:inquiete?|angoissee?|"
             r"effrayee?|terrifiee?)|ca m'angoisse|"
-            r"i(?:'m| am) (?:so |very |a bit )?(?:scared|afraid|frightened|terrified|worried)|"
+            r"i(?:'m| am) (?:so |very |a bit )?(?:scared|frightened|terrified|worried)|"
+            r"i(?:'m| am) (?:so |very |a bit )?afraid"
+            r"(?! (?:i|not|so|we|you|it|he|she|they|there|this|that's)\b)|"
             r"(?<!δεν )φοβαμαι|(?<!δεν )ανησυχω)\b"
         ),
     ),
@@ -544,9 +570,11 @@ _AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], 
         re.compile(
             r"\b(?:je suis (?:tres |si |un peu )?(?:triste|deprimee?)|"
             r"je me sens (?:tres |si |un peu )?(?:triste|deprimee?)|je deprime|"
-            r"j'ai le cafard|j'ai le moral a zero|(?:je n'ai|j'ai|j'ai plus|je n'ai plus) "
+            r"j'ai (?:un peu |vraiment |encore |souvent )?le cafard|"
+            r"j'ai le moral (?:a zero|dans les chaussettes)|"
+            r"(?:je n'ai|j'ai|j'ai plus|je n'ai plus) "
             r"(?:pas |plus )?le moral|"
-            r"i(?: feel| am|'m)(?: feeling)? (?:so |very |a bit |really )?"
+            r"i(?: feel| am|'m|'ve been| have been)(?: feeling)? (?:so |very |a bit |really )?"
             r"(?:sad|down|depressed|miserable|blue|low)|"
             r"(?<!δεν )ειμαι (?:πολυ )?(?:λυπημενος|λυπημενη|στενοχωρημενος|στενοχωρημενη)|"
             r"νιωθω (?:λυπη|θλιψη)|(?<!δεν )στενοχωριεμαι)\b"
@@ -607,6 +635,12 @@ _YES: Final = frozenset(
 )
 _YES_PHRASES: Final = (
     "bien sur",
+    "bien entendu",
+    "c'est bon",
+    "that's right",
+    "that's it",
+    "all right",
+    "alright",
     "vas y",
     "allez y",
     "allez",
@@ -663,7 +697,46 @@ _YES_DESPITE_NO: Final = (
     "no problem",
     "why not",
 )
-_NO_PHRASES: Final = ("laisse tomber", "laissez tomber", "forget it", "never mind", "nevermind")
+_NO_PHRASES: Final = (
+    "laisse tomber",
+    "laissez tomber",
+    "forget it",
+    "never mind",
+    "nevermind",
+    # A yes word, then the negation: "certainly not", "absolument pas".
+    "certainly not",
+    "absolutely not",
+    "definitely not",
+    "of course not",
+    "surely not",
+    "better not",
+    "rather not",
+    "i'd rather not",
+    "absolument pas",
+    "certainement pas",
+    "evidemment pas",
+    "surement pas",
+    "bien sur que non",
+    "pas la peine",
+    "c'est pas la peine",
+    "ce n'est pas la peine",
+)
+# Hesitations that start with a "no" word: "pas sûr", "not sure", "don't know".
+_UNSURE_PHRASES: Final = (
+    "pas sur",
+    "pas sure",
+    "pas certain",
+    "pas certaine",
+    "je sais pas",
+    "je ne sais pas",
+    "not sure",
+    "not certain",
+    "don't know",
+    "dont know",
+    "i don't know",
+    "δεν ξερω",
+    "δεν ειμαι σιγουρ",
+)
 _CONFIRM_FILLERS: Final = frozenset(
     {"euh", "heu", "euhh", "hum", "hmm", "ben", "bah", "mais", "ah", "oh", "eh", "alors", "bon"}
     | {"uh", "um", "umm", "well", "so", "λοιπον", "ε", "εε", "α", "ω"}
@@ -680,6 +753,8 @@ def confirmation_answer(text: str) -> bool | None:
     said = " ".join(words)
     if any(said == p or said.startswith(p + " ") for p in _YES_DESPITE_NO):
         return True
+    if any(said.startswith(p) for p in _UNSURE_PHRASES):
+        return None
     if words[0] in _NO or any(said.startswith(p) for p in _NO_PHRASES):
         return False
     if words[0] in _YES or any(said == p or said.startswith(p + " ") for p in _YES_PHRASES):
