@@ -15,7 +15,11 @@ from typing import Any, Final
 import voluptuous as vol
 from homeassistant.components.websocket_api import async_register_command
 from homeassistant.components.websocket_api.connection import ActiveConnection
-from homeassistant.components.websocket_api.const import ERR_INVALID_FORMAT, ERR_NOT_FOUND
+from homeassistant.components.websocket_api.const import (
+    ERR_INVALID_FORMAT,
+    ERR_NOT_FOUND,
+    WebSocketCommandHandler,
+)
 from homeassistant.components.websocket_api.decorators import (
     async_response,
     require_admin,
@@ -73,76 +77,38 @@ async def _answer(
     connection.send_result(msg["id"], result)
 
 
-@require_admin
-@websocket_command(
-    {
-        vol.Required("type"): f"{DOMAIN}/memories/list",
-        vol.Optional(ATTR_CLIENT_ID): valid_client_id,
-        **LIST_MEMORIES_FILTERS,
-    }
+def _command(
+    name: str, schema: Mapping[Any, Any], operation: MemoryOperation
+) -> WebSocketCommandHandler:
+    """The admin-only command ``homebuddy_proactive/memories/<name>`` running ``operation``."""
+
+    @require_admin
+    @websocket_command({vol.Required("type"): f"{DOMAIN}/memories/{name}", **schema})
+    @async_response
+    async def handle(
+        hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
+    ) -> None:
+        await _answer(hass, connection, msg, operation)
+
+    return handle
+
+
+COMMANDS: Final = (
+    # client_id is optional here: without it, every client's memories (the UI's overview).
+    _command(
+        "list",
+        {vol.Optional(ATTR_CLIENT_ID): valid_client_id, **LIST_MEMORIES_FILTERS},
+        async_list_memories,
+    ),
+    _command("add", ADD_MEMORY_SCHEMA.schema, async_add_memory),
+    _command("update", UPDATE_MEMORY_SCHEMA.schema, async_update_memory),
+    _command("forget", FORGET_MEMORY_SCHEMA.schema, async_forget_memory),
+    _command("export", EXPORT_MEMORIES_SCHEMA.schema, async_export_memories),
 )
-@async_response
-async def ws_list_memories(
-    hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
-) -> None:
-    """Memories of one client (or of every client), newest first."""
-    await _answer(hass, connection, msg, async_list_memories)
-
-
-@require_admin
-@websocket_command({vol.Required("type"): f"{DOMAIN}/memories/add", **ADD_MEMORY_SCHEMA.schema})
-@async_response
-async def ws_add_memory(
-    hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
-) -> None:
-    """Remember a fact, a procedure or a feeling."""
-    await _answer(hass, connection, msg, async_add_memory)
-
-
-@require_admin
-@websocket_command(
-    {vol.Required("type"): f"{DOMAIN}/memories/update", **UPDATE_MEMORY_SCHEMA.schema}
-)
-@async_response
-async def ws_update_memory(
-    hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
-) -> None:
-    """Correct one memory."""
-    await _answer(hass, connection, msg, async_update_memory)
-
-
-@require_admin
-@websocket_command(
-    {vol.Required("type"): f"{DOMAIN}/memories/forget", **FORGET_MEMORY_SCHEMA.schema}
-)
-@async_response
-async def ws_forget_memory(
-    hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
-) -> None:
-    """Delete one memory."""
-    await _answer(hass, connection, msg, async_forget_memory)
-
-
-@require_admin
-@websocket_command(
-    {vol.Required("type"): f"{DOMAIN}/memories/export", **EXPORT_MEMORIES_SCHEMA.schema}
-)
-@async_response
-async def ws_export_memories(
-    hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
-) -> None:
-    """Everything remembered about a client, store by store."""
-    await _answer(hass, connection, msg, async_export_memories)
 
 
 @callback
 def async_setup_memory_websocket_api(hass: HomeAssistant) -> None:
     """Register the memory commands (once per Home Assistant instance)."""
-    for command in (
-        ws_list_memories,
-        ws_add_memory,
-        ws_update_memory,
-        ws_forget_memory,
-        ws_export_memories,
-    ):
+    for command in COMMANDS:
         async_register_command(hass, command)
