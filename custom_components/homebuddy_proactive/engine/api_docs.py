@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-from .const import MAX_SPEAKER_CHARACTERS, MAX_TEXT_CHARACTERS
+from .const import MAX_SPEAKER_CHARACTERS, MAX_TEXT_CHARACTERS, MEMORY_KINDS
 
 _BEARER: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 _ERROR: Final = {"$ref": "#/components/schemas/Error"}
@@ -20,6 +20,17 @@ _ERROR: Final = {"$ref": "#/components/schemas/Error"}
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _object(*required: str, **properties: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
 def _errors(*codes: int) -> dict[str, Any]:
@@ -109,14 +120,7 @@ def openapi_document(version: str) -> dict[str, Any]:
                     "summary": "Ollama reachable, model present and authentication configured",
                     "responses": {
                         "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "status": {"const": "ready"},
-                                    "model": {"type": "string"},
-                                },
-                            },
-                            "ready",
+                            _object(status={"const": "ready"}, model={"type": "string"}), "ready"
                         ),
                         "503": _json(_ERROR, "not ready, with the reason"),
                     },
@@ -125,32 +129,22 @@ def openapi_document(version: str) -> dict[str, Any]:
             "/v1/auth/signin": {
                 "post": {
                     "summary": "Exchange the configured credentials for an access token",
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["username", "password"],
-                                    "properties": {
-                                        "username": {"type": "string"},
-                                        "password": {"type": "string"},
-                                    },
-                                }
-                            }
-                        },
-                    },
+                    "requestBody": _body(
+                        _object(
+                            "username",
+                            "password",
+                            username={"type": "string"},
+                            password={"type": "string"},
+                        )
+                    ),
                     "responses": {
                         "200": _json(
-                            {
-                                "type": "object",
-                                "properties": {
-                                    "access_token": {"type": "string"},
-                                    "token_type": {"const": "bearer"},
-                                    "expires_in": {"type": "integer"},
-                                    "expires_at": {"type": "string", "format": "date-time"},
-                                },
-                            },
+                            _object(
+                                access_token={"type": "string"},
+                                token_type={"const": "bearer"},
+                                expires_in={"type": "integer"},
+                                expires_at={"type": "string", "format": "date-time"},
+                            ),
                             "signed in",
                         ),
                         **_errors(400, 401, 429, 503),
@@ -197,35 +191,17 @@ def openapi_document(version: str) -> dict[str, Any]:
                 "post": {
                     "summary": "Remember something for a client (or 'global')",
                     "security": _BEARER,
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["client_id", "kind", "content"],
-                                    "properties": {
-                                        "client_id": {"type": "string"},
-                                        "kind": {
-                                            "enum": [
-                                                "fact",
-                                                "preference",
-                                                "person",
-                                                "reminder",
-                                                "task",
-                                            ]
-                                        },
-                                        "content": {"type": "string"},
-                                        "importance": {
-                                            "type": "number",
-                                            "minimum": 0,
-                                            "maximum": 1,
-                                        },
-                                    },
-                                }
-                            }
-                        },
-                    },
+                    "requestBody": _body(
+                        _object(
+                            "client_id",
+                            "kind",
+                            "content",
+                            client_id={"type": "string"},
+                            kind={"enum": list(MEMORY_KINDS)},
+                            content={"type": "string"},
+                            importance={"type": "number", "minimum": 0, "maximum": 1},
+                        )
+                    ),
                     "responses": {"201": {"description": "the stored memory"}, **_errors(400, 401)},
                 },
                 "get": {
