@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,19 @@ class FakeReply:
     raw_body: str | None = None  # replaces the whole HTTP body (garbage responses)
 
 
+def decline() -> FakeReply:
+    """The model's "nothing to add" answer: no intervention, no card."""
+    return FakeReply(
+        content={
+            "intervene": False,
+            "intent": "context",
+            "confidence": 0.0,
+            "card": "",
+            "people": [],
+        }
+    )
+
+
 ChatHandler = Callable[[dict[str, Any]], "FakeReply | Awaitable[FakeReply]"]
 
 
@@ -37,17 +51,7 @@ class FakeOllama:
     models: list[str] = field(default_factory=lambda: ["llama3.2:3b", "qwen3:4b"])
     tags_status: int = 200
     tags_delay: float = 0.0
-    default_reply: FakeReply = field(
-        default_factory=lambda: FakeReply(
-            content={
-                "intervene": False,
-                "intent": "context",
-                "confidence": 0.0,
-                "card": "",
-                "people": [],
-            }
-        )
-    )
+    default_reply: FakeReply = field(default_factory=decline)
     handler: ChatHandler | None = None
     replies: deque[FakeReply] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -159,3 +163,24 @@ class FakeOllama:
 def last_user_prompt(body: dict[str, Any]) -> str:
     """Return the concatenated message contents of a recorded chat request."""
     return "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+
+
+_NEWEST_RE = re.compile(r"NEWEST utterance \([^)]*\):\n(.*?)(?:\n\n|$)", re.S)
+
+
+def answer_questions(body: dict[str, Any]) -> FakeReply:
+    """A predictable model: answers questions, declines everything else."""
+    prompt = last_user_prompt(body)
+    if "The newest utterance is a question." in prompt:
+        match = _NEWEST_RE.search(prompt)
+        newest = match.group(1).strip() if match else "?"
+        return FakeReply(
+            content={
+                "intervene": True,
+                "intent": "question",
+                "confidence": 0.9,
+                "card": f"Fake model answer for «{newest[:80]}».",
+                "people": [],
+            }
+        )
+    return decline()

@@ -14,37 +14,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.alarms import (
-    AlarmCommand,
-    AlarmTime,
-    alarm_label,
-    parse_alarm_command,
-    parse_alarm_time,
-)
-from custom_components.homebuddy_proactive.engine.assist import (
-    confirmation_answer,
-    detect_affect,
-    match_memory_recall,
-    match_memory_save,
-)
-from custom_components.homebuddy_proactive.engine.language import episode_cue
+from custom_components.homebuddy_proactive.engine.alarms import AlarmCommand, AlarmTime, alarm_label
+from tests.engine import corpus
+from tests.engine.corpus import D, S, T, corpus_test
 
 PARIS = ZoneInfo("Europe/Paris")
-
-
-def T(hour: int, minute: int = 0, days: int | None = None, wd: int | None = None) -> AlarmTime:
-    """A wall-clock time, with an optional day ("demain": 1) or weekday (Monday: 0)."""
-    return AlarmTime(hour, minute, days=days, weekday=wd)
-
-
-def D(minutes: int) -> AlarmTime:
-    """A delay from now."""
-    return AlarmTime(delay=timedelta(minutes=minutes))
-
-
-def S(when: AlarmTime | None, label: str = "") -> AlarmCommand:
-    """A "set" command."""
-    return AlarmCommand("set", when, label=label)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -613,11 +587,11 @@ NOT_EPISODE_CUES: list[str] = [
 # Alarms
 # ---------------------------------------------------------------------------------------------
 
-
-@pytest.mark.parametrize(("text", "expected"), SET_FR + SET_EN + SET_EL)
-def test_set_alarm(text: str, expected: AlarmCommand) -> None:
-    """Set requests: hour, minute, day or delay, and what the alarm is for."""
-    assert parse_alarm_command(text) == expected
+test_set_alarm = corpus_test(corpus.check_alarm_command, SET_FR + SET_EN + SET_EL)
+test_list_alarms = corpus_test(corpus.check_list_alarms, LIST)
+test_cancel_alarm = corpus_test(corpus.check_cancel_alarm, CANCEL)
+test_not_an_alarm_request = corpus_test(corpus.check_not_an_alarm, NOT_ALARMS)
+test_times = corpus_test(corpus.check_time, TIMES.items())
 
 
 def test_corpus_sizes() -> None:
@@ -625,30 +599,6 @@ def test_corpus_sizes() -> None:
     assert (len(SET_FR), len(SET_EN), len(SET_EL)) >= (40, 25, 15)
     assert min(len(SET_FR), len(SET_EN), len(SET_EL)) >= 15
     assert len(LIST) >= 30 and len(CANCEL) >= 30
-
-
-@pytest.mark.parametrize("text", LIST)
-def test_list_alarms(text: str) -> None:
-    """Asking which alarms are set."""
-    assert parse_alarm_command(text) == AlarmCommand("list")
-
-
-@pytest.mark.parametrize(("text", "when", "every"), CANCEL)
-def test_cancel_alarm(text: str, when: AlarmTime | None, every: bool) -> None:
-    """Cancelling one alarm (by its time when said) or all of them."""
-    assert parse_alarm_command(text) == AlarmCommand("cancel", when, every)
-
-
-@pytest.mark.parametrize("text", NOT_ALARMS)
-def test_not_an_alarm_request(text: str) -> None:
-    """Talking about an alarm, a past alarm, the house alarm or a time is no alarm command."""
-    assert parse_alarm_command(text) is None
-
-
-@pytest.mark.parametrize(("text", "expected"), list(TIMES.items()))
-def test_times(text: str, expected: AlarmTime | None) -> None:
-    """Times as words, digits, 12 h and 24 h clocks, fractions, periods, days and delays."""
-    assert parse_alarm_time(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -687,73 +637,14 @@ def test_alarm_labels(text: str, label: str) -> None:
 # Memory, feelings, confirmations, episodes
 # ---------------------------------------------------------------------------------------------
 
-
-@pytest.mark.parametrize(("text", "fact"), SAVE)
-def test_memory_save(text: str, fact: str) -> None:
-    """ "Souviens-toi que …", "remember that …", "θυμήσου ότι …" keep the fact as said."""
-    assert match_memory_save(text) == fact
-    assert parse_alarm_command(text) is None
-
-
-@pytest.mark.parametrize("text", NOT_SAVE)
-def test_not_a_memory_save(text: str) -> None:
-    """Memories told, questions about memories and reminders are no save."""
-    assert match_memory_save(text) is None
-
-
-@pytest.mark.parametrize(("text", "subject"), RECALL)
-def test_memory_recall(text: str, subject: str) -> None:
-    """ "Qu'est-ce que tu sais sur Claire ?" and its kin give the subject."""
-    assert match_memory_recall(text) == subject
-    assert match_memory_save(text) is None
-    assert parse_alarm_command(text) is None
-
-
-@pytest.mark.parametrize("text", NOT_RECALL)
-def test_not_a_memory_recall(text: str) -> None:
-    """Weather, news and the assistant itself are not memories to recall."""
-    assert match_memory_recall(text) is None
-
-
-@pytest.mark.parametrize("text", YES)
-def test_yes(text: str) -> None:
-    """Yes, with fillers, in three languages."""
-    assert confirmation_answer(text) is True
-
-
-@pytest.mark.parametrize("text", NO)
-def test_no(text: str) -> None:
-    """No, with fillers, in three languages."""
-    assert confirmation_answer(text) is False
-
-
-@pytest.mark.parametrize("text", NEITHER)
-def test_neither_yes_nor_no(text: str) -> None:
-    """A new request is not an answer."""
-    assert confirmation_answer(text) is None
-
-
-@pytest.mark.parametrize(("text", "kind"), AFFECT)
-def test_feelings(text: str, kind: str) -> None:
-    """Loneliness, pain, sadness, fear and falls for the affective store."""
-    signal = detect_affect(text, "fr")
-    assert signal is not None
-    assert signal.kind == kind
-
-
-@pytest.mark.parametrize("text", NOT_AFFECT)
-def test_not_feelings(text: str) -> None:
-    """Negations and idioms are no signal."""
-    assert detect_affect(text, "fr") is None
-
-
-@pytest.mark.parametrize("text", EPISODE_CUES)
-def test_episode_cues(text: str) -> None:
-    """ "Changeons de sujet", "new topic", "αλλάζουμε θέμα" open a new episode."""
-    assert episode_cue(text)
-
-
-@pytest.mark.parametrize("text", NOT_EPISODE_CUES)
-def test_not_episode_cues(text: str) -> None:
-    """Words about subjects and changes are no cue."""
-    assert not episode_cue(text)
+test_memory_save = corpus_test(corpus.check_memory_save, SAVE)
+test_not_a_memory_save = corpus_test(corpus.check_not_a_memory_save, NOT_SAVE)
+test_memory_recall = corpus_test(corpus.check_memory_recall, RECALL)
+test_not_a_memory_recall = corpus_test(corpus.check_not_a_memory_recall, NOT_RECALL)
+test_yes = corpus_test(corpus.check_yes, YES)
+test_no = corpus_test(corpus.check_no, NO)
+test_neither_yes_nor_no = corpus_test(corpus.check_neither_yes_nor_no, NEITHER)
+test_feelings = corpus_test(corpus.check_feeling, AFFECT)
+test_not_feelings = corpus_test(corpus.check_not_a_feeling, NOT_AFFECT)
+test_episode_cues = corpus_test(corpus.check_episode_cue, EPISODE_CUES)
+test_not_episode_cues = corpus_test(corpus.check_not_an_episode_cue, NOT_EPISODE_CUES)

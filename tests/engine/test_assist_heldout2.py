@@ -12,43 +12,9 @@ Hard negatives talk ABOUT alarms, memories and times without asking for anything
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-import pytest
-
-from custom_components.homebuddy_proactive.engine.alarms import (
-    AlarmCommand,
-    AlarmTime,
-    parse_alarm_command,
-    parse_alarm_time,
-)
-from custom_components.homebuddy_proactive.engine.assist import (
-    confirmation_answer,
-    detect_affect,
-    match_memory_recall,
-    match_memory_save,
-)
-
-
-def T(hour: int, minute: int = 0, days: int | None = None, wd: int | None = None) -> AlarmTime:
-    """A wall-clock time, with an optional day ("demain": 1) or weekday (Monday: 0)."""
-    return AlarmTime(hour, minute, days=days, weekday=wd)
-
-
-def D(minutes: int) -> AlarmTime:
-    """A delay from now."""
-    return AlarmTime(delay=timedelta(minutes=minutes))
-
-
-def S(when: AlarmTime | None, label: str = "") -> AlarmCommand:
-    """A "set" command."""
-    return AlarmCommand("set", when, label=label)
-
-
-def C(when: AlarmTime | None = None, every: bool = False) -> AlarmCommand:
-    """A "cancel" command."""
-    return AlarmCommand("cancel", when, every)
-
+from custom_components.homebuddy_proactive.engine.alarms import AlarmCommand, AlarmTime
+from tests.engine import corpus
+from tests.engine.corpus import C, D, S, T, corpus_test
 
 # ---------------------------------------------------------------------------------------------
 # Setting alarms
@@ -561,95 +527,20 @@ NEITHER: list[str] = [
 # Tests
 # ---------------------------------------------------------------------------------------------
 
-
-@pytest.mark.parametrize(("text", "expected"), SEED_PREFIX + SET_FR + SET_EN + SET_EL)
-def test_set_alarm(text: str, expected: AlarmCommand) -> None:
-    """Set requests: hour, minute, day or delay, and what the alarm is for."""
-    assert parse_alarm_command(text) == expected
-
-
-@pytest.mark.parametrize("text", LIST)
-def test_list_alarms(text: str) -> None:
-    """Asking which alarms are set, or when the alarm rings."""
-    assert parse_alarm_command(text) == AlarmCommand("list")
-
-
-@pytest.mark.parametrize(("text", "expected"), CANCEL)
-def test_cancel_alarm(text: str, expected: AlarmCommand) -> None:
-    """Cancelling one alarm (by its time when said) or all of them."""
-    assert parse_alarm_command(text) == expected
-
-
-@pytest.mark.parametrize("text", NOT_ALARMS)
-def test_not_an_alarm_request(text: str) -> None:
-    """Talking about alarms, someone else's times or the past is no alarm command."""
-    assert parse_alarm_command(text) is None
-
-
-@pytest.mark.parametrize(("text", "expected"), list(TIMES.items()))
-def test_times(text: str, expected: AlarmTime | None) -> None:
-    """ "Tapantes", "pile", "vers les", "trois quarts d'heure", "on the dot", "κατά τις"."""
-    assert parse_alarm_time(text) == expected
-
-
-@pytest.mark.parametrize(("text", "fact"), SAVE)
-def test_memory_save(text: str, fact: str) -> None:
-    """The fact is kept as said, whatever the politeness or the vocative before it."""
-    assert match_memory_save(text) == fact
-    assert parse_alarm_command(text) is None
-
-
-@pytest.mark.parametrize("text", NOT_SAVE)
-def test_not_a_memory_save(text: str) -> None:
-    """Someone remembering something out loud is not asking us to remember it."""
-    assert match_memory_save(text) is None
-    assert parse_alarm_command(text) is None
-
-
-@pytest.mark.parametrize(("text", "subject"), RECALL)
-def test_memory_recall(text: str, subject: str) -> None:
-    """Questions about what the assistant knows give the subject."""
-    assert match_memory_recall(text) == subject
-    assert match_memory_save(text) is None
-    assert parse_alarm_command(text) is None
-
-
-@pytest.mark.parametrize("text", NOT_RECALL)
-def test_not_a_memory_recall(text: str) -> None:
-    """The person's own memories and the weather are no recall."""
-    assert match_memory_recall(text) is None
-
-
-@pytest.mark.parametrize(("text", "kind"), AFFECT)
-def test_feelings(text: str, kind: str) -> None:
-    """Loneliness, pain, sadness, fear and falls, as older people say them."""
-    signal = detect_affect(text, "fr")
-    assert signal is not None
-    assert signal.kind == kind
-
-
-@pytest.mark.parametrize("text", NOT_AFFECT)
-def test_not_feelings(text: str) -> None:
-    """Idioms ("I'm afraid I don't know", "fell asleep", "tombée sur") are no signal."""
-    assert detect_affect(text, "fr") is None
-
-
-@pytest.mark.parametrize("text", YES)
-def test_yes(text: str) -> None:
-    """Yes, with vocatives and politeness."""
-    assert confirmation_answer(text) is True
-
-
-@pytest.mark.parametrize("text", NO)
-def test_no(text: str) -> None:
-    """No, including "certainly not" and "absolument pas" that start with a yes word."""
-    assert confirmation_answer(text) is False
-
-
-@pytest.mark.parametrize("text", NEITHER)
-def test_neither_yes_nor_no(text: str) -> None:
-    """Hesitation is not an answer."""
-    assert confirmation_answer(text) is None
+test_set_alarm = corpus_test(corpus.check_alarm_command, SEED_PREFIX + SET_FR + SET_EN + SET_EL)
+test_list_alarms = corpus_test(corpus.check_list_alarms, LIST)
+test_cancel_alarm = corpus_test(corpus.check_alarm_command, CANCEL)
+test_not_an_alarm_request = corpus_test(corpus.check_not_an_alarm, NOT_ALARMS)
+test_times = corpus_test(corpus.check_time, TIMES.items())
+test_memory_save = corpus_test(corpus.check_memory_save, SAVE)
+test_not_a_memory_save = corpus_test(corpus.check_not_a_memory_save, NOT_SAVE)
+test_memory_recall = corpus_test(corpus.check_memory_recall, RECALL)
+test_not_a_memory_recall = corpus_test(corpus.check_not_a_memory_recall, NOT_RECALL)
+test_feelings = corpus_test(corpus.check_feeling, AFFECT)
+test_not_feelings = corpus_test(corpus.check_not_a_feeling, NOT_AFFECT)
+test_yes = corpus_test(corpus.check_yes, YES)
+test_no = corpus_test(corpus.check_no, NO)
+test_neither_yes_nor_no = corpus_test(corpus.check_neither_yes_nor_no, NEITHER)
 
 
 def test_corpus_sizes() -> None:

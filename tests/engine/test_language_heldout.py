@@ -9,16 +9,9 @@ question word do not, and reminder/task utterances are captured with the right k
 
 from __future__ import annotations
 
-import pytest
-
-from custom_components.homebuddy_proactive.engine.language import (
-    KIND_REMINDER,
-    KIND_TASK,
-    capture_memory,
-    detect_language,
-    is_question,
-    memory_card,
-)
+from custom_components.homebuddy_proactive.engine.language import KIND_REMINDER, KIND_TASK
+from tests.engine import corpus
+from tests.engine.corpus import corpus_test, language_rows, language_table
 
 # ---------------------------------------------------------------------------------------------
 # Spoken questions without punctuation
@@ -714,58 +707,17 @@ MIXED_STATEMENTS: list[tuple[str, str]] = [
 ]
 
 
-def _table(table: dict[str, list[str]]) -> list[object]:
-    return [
-        pytest.param(language, text, id=f"{language}-{index:02d}")
-        for language, texts in table.items()
-        for index, text in enumerate(texts)
-    ]
-
-
-@pytest.mark.parametrize(("language", "text"), _table(SPOKEN_QUESTIONS))
-def test_spoken_question(language: str, text: str) -> None:
-    """Spoken questions without punctuation trigger with the transcript's language."""
-    assert is_question(text, language)
-
-
-@pytest.mark.parametrize(("language", "text"), _table(SPOKEN_QUESTIONS))
-def test_spoken_question_detected_language(language: str, text: str) -> None:
-    """They also trigger when the engine has to detect the language itself."""
-    assert is_question(text, detect_language(text, None))
-    assert is_question(text, None)
-
-
-@pytest.mark.parametrize(("language", "text"), _table(PUNCTUATED_QUESTIONS))
-def test_punctuated_question(language: str, text: str) -> None:
-    """Explicit question punctuation always triggers."""
-    assert is_question(text, language)
-    assert is_question(text, None)
-
-
-@pytest.mark.parametrize(("language", "text"), _table(LOOKALIKE_STATEMENTS))
-def test_lookalike_statement(language: str, text: str) -> None:
-    """Statements that start with a question word or look like a question do not trigger."""
-    assert not is_question(text, language)
-    assert not is_question(text, None)
-
-
-@pytest.mark.parametrize(("language", "text"), _table(PLAIN_STATEMENTS))
-def test_plain_statement(language: str, text: str) -> None:
-    """Plain statements do not trigger."""
-    assert not is_question(text, language)
-    assert not is_question(text, None)
-
-
-@pytest.mark.parametrize(("text", "language"), MIXED_QUESTIONS)
-def test_mixed_language_question(text: str, language: str) -> None:
-    """Questions with words from another language still trigger."""
-    assert is_question(text, language)
-
-
-@pytest.mark.parametrize(("text", "language"), MIXED_STATEMENTS)
-def test_mixed_language_statement(text: str, language: str) -> None:
-    """Statements with words from another language do not trigger."""
-    assert not is_question(text, language)
+test_spoken_question = corpus_test(corpus.check_question, language_table(SPOKEN_QUESTIONS))
+test_spoken_question_detected_language = corpus_test(
+    corpus.check_question_detected_language, language_table(SPOKEN_QUESTIONS)
+)
+test_punctuated_question = corpus_test(
+    corpus.check_question_any_language, language_table(PUNCTUATED_QUESTIONS)
+)
+test_lookalike_statement = corpus_test(corpus.check_statement, language_table(LOOKALIKE_STATEMENTS))
+test_plain_statement = corpus_test(corpus.check_statement, language_table(PLAIN_STATEMENTS))
+test_mixed_language_question = corpus_test(corpus.check_question, MIXED_QUESTIONS)
+test_mixed_language_statement = corpus_test(corpus.check_not_a_question, MIXED_STATEMENTS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -935,27 +887,5 @@ NOT_CAPTURED: dict[str, list[str]] = {
 }
 
 
-def _captures() -> list[object]:
-    return [
-        pytest.param(language, *row, id=f"{language}-{index:02d}")
-        for language, rows in CAPTURES.items()
-        for index, row in enumerate(rows)
-    ]
-
-
-@pytest.mark.parametrize(("language", "text", "kind", "content"), _captures())
-def test_capture(language: str, text: str, kind: str, content: str) -> None:
-    """Reminder and task utterances are captured with their kind, content and a card."""
-    captured = capture_memory(text, language)
-    assert captured is not None
-    assert captured.kind == kind
-    assert content in captured.content
-    assert captured.language == language
-    card = memory_card(captured)
-    assert content.split(maxsplit=1)[0] in card
-
-
-@pytest.mark.parametrize(("language", "text"), _table(NOT_CAPTURED))
-def test_not_captured(language: str, text: str) -> None:
-    """Narratives, figures of speech, second-person advice and questions are not captured."""
-    assert capture_memory(text, language) is None
+test_capture = corpus_test(corpus.check_capture, language_rows(CAPTURES))
+test_not_captured = corpus_test(corpus.check_not_captured, language_table(NOT_CAPTURED))

@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from custom_components.homebuddy_proactive.engine.language import (
     KIND_REMINDER,
     KIND_TASK,
-    capture_memory,
-    detect_language,
     is_question,
-    memory_card,
 )
+from tests.engine import corpus
+from tests.engine.corpus import corpus_test, language_rows, language_table
 
 # ---------------------------------------------------------------------------------------------
 # Questions (no punctuation unless the language's own marks are part of the test)
@@ -555,51 +552,10 @@ NOT_CAPTURED: dict[str, list[str]] = {
 }
 
 
-def _table(table: dict[str, list[str]]) -> list[object]:
-    return [
-        pytest.param(language, text, id=f"{language}-{index:02d}")
-        for language, texts in table.items()
-        for index, text in enumerate(texts)
-    ]
-
-
-@pytest.mark.parametrize(("language", "text"), _table(QUESTIONS))
-def test_question(language: str, text: str) -> None:
-    """Questions trigger with the transcript's language and with a detected language."""
-    assert is_question(text, language)
-    assert is_question(text, detect_language(text, None))
-
-
-@pytest.mark.parametrize(("language", "text"), _table(STATEMENTS))
-def test_statement(language: str, text: str) -> None:
-    """Reported speech, titles, relatives, exclamations and conditionals do not trigger."""
-    assert not is_question(text, language)
-    assert not is_question(text, None)
-
-
-def _captures() -> list[object]:
-    return [
-        pytest.param(language, *row, id=f"{language}-{index:02d}")
-        for language, rows in CAPTURES.items()
-        for index, row in enumerate(rows)
-    ]
-
-
-@pytest.mark.parametrize(("language", "text", "kind", "content"), _captures())
-def test_capture(language: str, text: str, kind: str, content: str) -> None:
-    """Reminder and task utterances are captured with their kind, content and a card."""
-    captured = capture_memory(text, language)
-    assert captured is not None
-    assert captured.kind == kind
-    assert content in captured.content
-    assert captured.language == language
-    assert content.split(maxsplit=1)[0] in memory_card(captured)
-
-
-@pytest.mark.parametrize(("language", "text"), _table(NOT_CAPTURED))
-def test_not_captured(language: str, text: str) -> None:
-    """Figures of speech, past obligations, advice and questions are not captured."""
-    assert capture_memory(text, language) is None
+test_question = corpus_test(corpus.check_question_and_detected_language, language_table(QUESTIONS))
+test_statement = corpus_test(corpus.check_statement, language_table(STATEMENTS))
+test_capture = corpus_test(corpus.check_capture, language_rows(CAPTURES))
+test_not_captured = corpus_test(corpus.check_not_captured, language_table(NOT_CAPTURED))
 
 
 def test_speed() -> None:

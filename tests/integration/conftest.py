@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from homeassistant.config_entries import ConfigEntryState
@@ -73,19 +74,35 @@ async def fake_ollama(socket_enabled: None) -> AsyncIterator[FakeOllama]:
         yield fake
 
 
-@pytest.fixture
-def mock_config_entry(fake_ollama: FakeOllama) -> MockConfigEntry:
-    """Return a config entry pointing at the fake Ollama."""
+def config_entry(
+    ollama_url: str, detector_mode: str = DETECTOR_HEURISTIC, **options: Any
+) -> MockConfigEntry:
+    """A config entry pointing at ``ollama_url`` in ``detector_mode``, with ``options``."""
     return MockConfigEntry(
         domain=DOMAIN,
         title=ENTRY_TITLE,
         data={
-            CONF_URL: fake_ollama.url,
+            CONF_URL: ollama_url,
             CONF_MODEL: MODEL,
-            CONF_DETECTOR_MODE: DETECTOR_HEURISTIC,
+            CONF_DETECTOR_MODE: detector_mode,
         },
+        options=options,
         unique_id=None,
     )
+
+
+async def set_up_entry(hass: HomeAssistant, entry: MockConfigEntry) -> bool:
+    """Add ``entry`` and set it up for real; whether the setup succeeded."""
+    entry.add_to_hass(hass)
+    result = await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return result
+
+
+@pytest.fixture
+def mock_config_entry(fake_ollama: FakeOllama) -> MockConfigEntry:
+    """Return a config entry pointing at the fake Ollama."""
+    return config_entry(fake_ollama.url)
 
 
 @pytest.fixture
@@ -93,7 +110,5 @@ async def init_integration(
     hass: HomeAssistant, mock_config_entry: MockConfigEntry
 ) -> MockConfigEntry:
     """Set the integration up for real against the fake Ollama and return its entry."""
-    mock_config_entry.add_to_hass(hass)
-    await hass.config_entries.async_setup(mock_config_entry.entry_id)
-    await hass.async_block_till_done()
+    await set_up_entry(hass, mock_config_entry)
     return mock_config_entry

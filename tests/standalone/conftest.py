@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -23,13 +22,12 @@ import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
 import pytest_socket
 
-from tests.fake_ollama import FakeOllama, FakeReply
+from tests.fake_ollama import FakeOllama, answer_questions
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HA_BLOCKER = Path(__file__).resolve().parent / "ha_blocker"
@@ -37,33 +35,6 @@ MODEL = "llama3.2:3b"
 USERNAME = "homebuddy"
 PASSWORD = "test-password-6f1c"
 START_TIMEOUT = 20.0
-_NEWEST_RE = re.compile(r"NEWEST utterance \([^)]*\):\n(.*?)(?:\n\n|$)", re.S)
-
-
-def answer_questions(body: dict[str, Any]) -> FakeReply:
-    """A predictable model: answers questions, declines everything else."""
-    prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
-    if "The newest utterance is a question." in prompt:
-        match = _NEWEST_RE.search(prompt)
-        newest = match.group(1).strip() if match else "?"
-        return FakeReply(
-            content={
-                "intervene": True,
-                "intent": "question",
-                "confidence": 0.9,
-                "card": f"Fake model answer for «{newest[:80]}».",
-                "people": [],
-            }
-        )
-    return FakeReply(
-        content={
-            "intervene": False,
-            "intent": "context",
-            "confidence": 0.0,
-            "card": "",
-            "people": [],
-        }
-    )
 
 
 def free_port() -> int:
