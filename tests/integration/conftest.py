@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
-from pytest_homeassistant_custom_component.common import MockConfigEntry
+from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 
 from custom_components.homebuddy_proactive.config_flow import ENTRY_TITLE
 from custom_components.homebuddy_proactive.const import (
@@ -89,6 +91,17 @@ def config_entry(
         options=options,
         unique_id=None,
     )
+
+
+async def long_lived_token(hass: HomeAssistant, user: MockUser) -> str:
+    """A long-lived access token of ``user``, as the profile's Security tab creates one."""
+    refresh_token = await hass.auth.async_create_refresh_token(
+        user,
+        client_name="HomeBuddy glasses",
+        token_type=TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN,
+        access_token_expiration=timedelta(days=365),
+    )
+    return hass.auth.async_create_access_token(refresh_token)
 
 
 async def set_up_entry(hass: HomeAssistant, entry: MockConfigEntry) -> bool:

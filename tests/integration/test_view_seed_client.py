@@ -15,12 +15,11 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import aiohttp
 import pytest
-from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
 from homeassistant.core import Event, HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
@@ -30,7 +29,7 @@ from custom_components.homebuddy_proactive.engine.const import DETECTOR_CONVERSA
 from tests import seed_protocol as seed
 from tests.fake_ollama import FakeOllama
 
-from .conftest import MODEL, config_entry, set_up_entry
+from .conftest import MODEL, config_entry, long_lived_token, set_up_entry
 
 INSIGHT_EVENT_FIELDS = (
     "text",
@@ -178,13 +177,7 @@ async def test_long_lived_token_works_and_revocation_closes_with_1008(
 ) -> None:
     """SPEC §2: a long-lived token is a token too; seed: the token is checked before every
     incoming message, a revoked one closes the socket with 1008 and new upgrades fail."""
-    refresh_token = await hass.auth.async_create_refresh_token(
-        hass_admin_user,
-        client_name="HomeBuddy glasses",
-        token_type=TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN,
-        access_token_expiration=timedelta(days=365),
-    )
-    token = hass.auth.async_create_access_token(refresh_token)
+    token = await long_lived_token(hass, hass_admin_user)
     client, ready = await open_socket("homebuddy-llat-01", "walk-1", token=token)
     assert ready["client_id"] == "homebuddy-llat-01"
     await client.still_usable()
@@ -194,7 +187,9 @@ async def test_long_lived_token_works_and_revocation_closes_with_1008(
     assert ack["triggered"] is True
     seed.assert_insight(await client.expect("insight"), "final", "r1")
 
-    hass.auth.async_remove_refresh_token(refresh_token)
+    refresh_token = hass.auth.async_validate_access_token(token)
+    assert refresh_token is not None
+    hass.auth.async_remove_refresh_token(refresh_token)  # the user revokes it in the profile
     await client.send({"type": "ping"})
     async with asyncio.timeout(seed.FRAME_TIMEOUT):
         message = await client.ws.receive()

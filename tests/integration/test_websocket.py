@@ -19,6 +19,8 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from custom_components.homebuddy_proactive.const import EVENT_INSIGHT, WS_VIEW_URL
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
 
+from .conftest import long_lived_token
+
 Connect = Callable[..., Awaitable[aiohttp.ClientWebSocketResponse]]
 
 
@@ -679,17 +681,10 @@ async def test_insights_today_starts_again_at_midnight(
     """The daily count goes back to zero at local midnight without a new insight."""
     from datetime import timedelta
 
-    from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
     from homeassistant.util import dt as dt_util
     from pytest_homeassistant_custom_component.common import async_fire_time_changed
 
-    refresh_token = await hass.auth.async_create_refresh_token(
-        hass_admin_user,
-        client_name="glasses",
-        token_type=TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN,
-        access_token_expiration=timedelta(days=365),
-    )
-    token = hass.auth.async_create_access_token(refresh_token)
+    token = await long_lived_token(hass, hass_admin_user)
     freezer.move_to(dt_util.start_of_local_day() + timedelta(hours=23, minutes=59, seconds=50))
     ws = await connect(token=token)
     await send_final(ws, "Remind me to lock the door tonight.", "r1")

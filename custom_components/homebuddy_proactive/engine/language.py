@@ -2582,7 +2582,7 @@ _MID_TAIL_WORDS: Final = 30
 _MID_EN_ELLIPSIS: Final = _fw("so neither nor as than too")  # "… and so do you"
 _MID_ALL_COORDINATORS: Final = frozenset().union(*_MID_COORDINATORS.values())
 # German drops the subject after "und" ("… und sind dann heimgefahren"): only a subject
-# pronoun after the verb shows a question.
+# pronoun after the verb shows a question (also after a mid-sentence "was soll …").
 _MID_DE_TAIL_SUBJECTS: Final = _fw("ich du wir ihr man")
 # German: a question word, a modal and its subject in the middle of a run-on ("… was soll
 # ich machen"); embedded questions put the verb last ("was ich machen soll").
@@ -2591,7 +2591,6 @@ _MID_DE_MODALS: Final = _fw(
     "soll sollen sollte sollten kann können könnte könnten muss müssen darf dürfen will "
     "wollen würde würden"
 )
-_MID_DE_SUBJECTS: Final = _fw("ich du wir ihr man")
 _MID_IT_MODALS: Final = _fw(
     "devo dobbiamo dovrei dovremmo posso possiamo potrei potremmo faccio facciamo devi puoi"
 )
@@ -2679,7 +2678,7 @@ def _mid_modal_wh(words: Sequence[str], raw: Sequence[str], index: int, language
             word in _MID_DE_WH
             and len(following) == 2
             and following[0] in _MID_DE_MODALS
-            and following[1] in _MID_DE_SUBJECTS
+            and following[1] in _MID_DE_TAIL_SUBJECTS
             and not (word == "was" and words[index - 1] in {"so", "etwas"})
         )
     if language == "it":
