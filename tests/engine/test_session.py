@@ -123,3 +123,37 @@ def test_partial_timing_debounce_and_interval() -> None:
     timing.revision_at(11.6)
     # Start-to-start spacing holds even when speech settles quickly.
     assert timing.next_evaluation_at(debounce, interval) == 13.0
+
+
+def test_reasked_question_with_did_you_say_in_other_languages() -> None:
+    """The airport example beyond English: "did you say" and "again" add nothing new."""
+    state = SessionState("s", "c", 90, 40)
+    horizon = timedelta(minutes=10)
+    for asked, again, other in (
+        (
+            "A qué hora sale el vuelo de la tía Carmen el domingo",
+            "Perdona, a qué hora dijiste que sale el vuelo de la tía Carmen",
+            "Y dónde va a dormir la tía Carmen esos días",
+        ),
+        (
+            "Wann fährt der Zug nach Hamburg ab?",
+            "Wann sagtest du fährt der Zug nach Hamburg nochmal ab?",
+            "Wie teuer ist die Fahrkarte nach Hamburg?",
+        ),
+        (
+            "Τι σημαίνει το error code 809 στο VPN client;",
+            "Τι είπες ότι σημαίνει πάλι το error code 809;",
+            "Πώς αλλάζω τις ρυθμίσεις DNS στο VPN client;",
+        ),
+    ):
+        state.recent_cards.append(
+            RecentCard(
+                text="An answer.",
+                intent="question",
+                source="final",
+                created_at=NOW,
+                trigger_text=asked,
+            )
+        )
+        assert state.answered_recently(again, NOW, horizon), again
+        assert not state.answered_recently(other, NOW, horizon), other

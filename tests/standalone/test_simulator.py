@@ -25,7 +25,13 @@ from .conftest import (
 )
 
 INPUT_DIR = REPO_ROOT / "simulator-input"
-LANGUAGES = {"real-test-regression-greek.txt": "el", "french-older-person-day.txt": "fr"}
+LANGUAGES = {
+    "real-test-regression-greek.txt": "el",
+    "french-older-person-day.txt": "fr",
+    "spanish-family-phone-call.txt": "es",
+    "german-doctor-visit.txt": "de",
+    "greek-english-tech-support.txt": "el",
+}
 CREDENTIALS = {"AUTH_USERNAME": USERNAME, "AUTH_PASSWORD": PASSWORD}
 
 

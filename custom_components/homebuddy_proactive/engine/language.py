@@ -1988,7 +1988,7 @@ _PT_HOW_STATEMENT: Final = _fw(
 _PT_WH_ALWAYS: Final = _fw("quem qual quais quanto quanta quantos quantas porquê")
 _PT_FEASIBLE: Final = _phrases(
     "você acha que|voce acha que|acha que|tu achas que|achas que|gostaria de saber|"
-    "queria saber|"
+    "queria saber|vocês sabem|vocês podem|vocês acham que|"
     "posso|pode|podes|podemos|poderia|poderias|poderíamos|você pode|voce pode|"
     "você poderia|voce poderia|tu podes|tu poderias|será que|sera que|dá para|da para|"
     "dá pra|da pra|tem como|sabe|sabes|você sabe|voce sabe|queres|você quer|voce quer|"
@@ -2143,7 +2143,8 @@ _DE_VERBS: Final = _fw(
     "sollst sollen sollte solltest sollten muss musst müssen müsste musste will willst "
     "wollen wollt wollte möchtest möchten möchte magst mögen würde würdest würden wird wirst "
     "werden werdet gibt gab geht gehst gehen kommst kommt kommen weißt wisst wissen kennst "
-    "kennt kennen brauchst braucht brauchen machst macht machen tust tut glaubst denkst "
+    "kennt kennen brauche brauchst braucht brauchen bekomme bekommt bekommen machst macht machen "
+    "tust tut glaubst denkst "
     "meinst findest siehst hilfst hilft fährt fährst heißt regnet passt stimmt klappt läuft "
     "habe bin kostet kosten dauert fängt beginnt öffnet schließt fahren fährt gefällt "
     "gibt's gibts"
@@ -2833,8 +2834,8 @@ def _rule(kind: str, pattern: str, *, question: bool = False, task: bool = False
 
 _CAPTURE_FILLERS_RE: Final = _compile(
     r"(?:(?:ok(?:ay)?|so|and|um+|uh+|hey|oh|well|also|alright|right|please|alors|bon|ben|euh|"
-    r"et|donc|ah|λοιπόν|ε+|και|εντάξει|pues|bueno|y|oye|mira|vale|und|na|naja|allora|e|beh|"
-    r"senti|então|bom|olha|homebuddy|assistant)\b[\s,]*)+"
+    r"et|donc|ah|λοιπόν|ε+|και|εντάξει|pues|bueno|y|oye|mira|vale|und|na|naja|ach|ja(?=\s*,)|"
+    r"allora|e|beh|senti|então|bom|olha|homebuddy|assistant)\b[\s,]*)+"
 )
 _EN_CAN_YOU: Final = r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
 _FR_CAN_YOU: Final = (

@@ -17,7 +17,8 @@ OBSERVATIONS_PER_PERSON: Final = 3
 MAX_STREAM_CHARACTERS: Final = 16000
 
 _WORD_RE: Final = re.compile(r"\w+", re.UNICODE)
-# Function words ignored when comparing questions and cards (en, fr, el, es, de, it, pt).
+# Function words ignored when comparing questions and cards (en, fr, el, es, de, it, pt),
+# with each language's "did you say" and "again", which a re-asked question adds.
 _STOPWORD_TEXT: Final = """
 a an the is are was were be been do does did to of in on at for and or but it this that what
 when where who whom whose which why how should would could can will shall may might must we
@@ -28,6 +29,9 @@ cette je tu il elle nous vous ils on à au aux en dans pour par avec sur ο η �
 es que qué cuándo dónde cómo por para con der die das ein eine und oder ist sind was wann wo
 wie warum wer zu mit für von il lo gli uno che chi cosa quando dove come perché per con di
 da o os as um uma e ou é quem onde como porque com
+dijiste dijo dices dice decías dit dis disais encore sagtest sagten gesagt sagst sagt
+nochmal nochmals detto dici dicevi hai ancora disse disseste dizes diz novamente είπες
+είπε είπατε λες ξανά πάλι
 """
 
 
