@@ -157,3 +157,37 @@ def test_reasked_question_with_did_you_say_in_other_languages() -> None:
         )
         assert state.answered_recently(again, NOW, horizon), again
         assert not state.answered_recently(other, NOW, horizon), other
+
+
+def test_same_words_asking_for_something_else_is_a_new_question() -> None:
+    """ "When does it leave?" after "Where does it leave?" deserves its own card; "what time"
+    and "when" ask the same."""
+    horizon = timedelta(minutes=10)
+    for asked, other, same in (
+        (
+            "Where does the train to Leeds leave from?",
+            "When does the train to Leeds leave?",
+            "Sorry, where does the train to Leeds leave from again?",
+        ),
+        ("Quand part le train pour Lyon ?", "D'où part le train pour Lyon ?", None),
+        (
+            "Πού είναι το φαρμακείο;",
+            "Πότε ανοίγει το φαρμακείο;",
+            "Πού είπες ότι είναι πάλι το φαρμακείο;",
+        ),
+        ("¿A qué hora abre el museo?", "¿Cuánto cuesta el museo?", "¿Cuándo abre el museo?"),
+        ("Wer kommt morgen zum Essen?", "Wann kommt er morgen zum Essen?", None),
+    ):
+        state = SessionState("s", "c", 90, 40)
+        state.recent_cards.append(
+            RecentCard(
+                text="An answer.",
+                intent="question",
+                source="final",
+                created_at=NOW,
+                trigger_text=asked,
+            )
+        )
+        assert not state.answered_recently(other, NOW, horizon), other
+        if same is not None:
+            assert state.answered_recently(same, NOW, horizon), same

@@ -31,7 +31,7 @@ wie warum wer zu mit für von il lo gli uno che chi cosa quando dove come perch�
 da o os as um uma e ou é quem onde como porque com
 dijiste dijo dices dice decías dit dis disais encore sagtest sagten gesagt sagst sagt
 nochmal nochmals detto dici dicevi hai ancora disse disseste dizes diz novamente είπες
-είπε είπατε λες ξανά πάλι
+είπε είπατε λες ξανά πάλι ότι
 """
 
 
@@ -65,9 +65,52 @@ def containment(newer: str, older: str) -> float:
     return len(wn & wo) / len(wn)
 
 
+# What a question asks for, from its question words (en, fr, el, es, de, it, pt). Question
+# words are function words for the comparison above, so without this "When does the train
+# leave?" would repeat "Where does the train leave?". Multi-word forms are matched first
+# ("what time" asks for a time, "how much" for a quantity); words that are also common
+# conjunctions without their accent ("ou", "como") are left out.
+_QUESTION_KINDS: Final = (
+    (
+        "time",
+        r"what\s+time|(?:à|a)\s+quelle\s+heure|a\s+qu[ée]\s+hora|um\s+wie\s*viel\s+uhr|"
+        r"a\s+che\s+ora|a\s+que\s+horas|τι\s+[ώω]ρα|when|quand|cu[áa]ndo|wann|quando|π[όο]τε",
+    ),
+    (
+        "quantity",
+        r"how\s+(?:much|many|long|far|often|old)|combien|cu[áa]nt[oa]s?|wie\s*viele?|"
+        r"wie\s+lange?|quant[oaie]|π[όο]σ[οηαες]\w*",
+    ),
+    ("place", r"where|où|d[óo]nde|adónde|wo|wohin|woher|dove|onde|aonde|π[οό]ύ"),
+    ("person", r"who|whom|qui|qui[ée]n(?:es)?|wer|wen|wem|chi|quem|ποι[οα]ς?|ποιοι"),
+    ("reason", r"why|pourquoi|por\s*qu[ée]|warum|wieso|weshalb|perch[ée]|porqu[êe]|γιατ[ίι]"),
+)
+_QUESTION_KIND_RES: Final = tuple(
+    (kind, re.compile(rf"(?<!\w)(?:{pattern})(?!\w)")) for kind, pattern in _QUESTION_KINDS
+)
+
+
+def question_kinds(text: str) -> frozenset[str]:
+    """What ``text`` asks for: time, quantity, place, person, reason (possibly none)."""
+    rest = text.casefold()
+    found: set[str] = set()
+    for kind, pattern in _QUESTION_KIND_RES:
+        if pattern.search(rest):
+            found.add(kind)
+            rest = pattern.sub(" ", rest)  # "how much" is no "how", "what time" no "what"
+    return frozenset(found)
+
+
 def same_question(newer: str, older: str) -> bool:
-    """Whether ``newer`` asks again what ``older`` asked, in other words."""
-    return containment(newer, older) >= 0.75 and containment(older, newer) >= 0.5
+    """Whether ``newer`` asks again what ``older`` asked, in other words.
+
+    Two questions about the same things that ask for different kinds of answer (when vs
+    where) are different questions.
+    """
+    if not (containment(newer, older) >= 0.75 and containment(older, newer) >= 0.5):
+        return False
+    newer_kinds, older_kinds = question_kinds(newer), question_kinds(older)
+    return not (newer_kinds and older_kinds and newer_kinds.isdisjoint(older_kinds))
 
 
 @dataclass(frozen=True, kw_only=True)
