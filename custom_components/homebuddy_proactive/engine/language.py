@@ -716,7 +716,7 @@ _PROVERB_SKIP: Final = _fw(
 _ALWAYS_RHETORICAL: Final = _phrases(
     "who cares|who says|on s'en fiche|a quién le importa|chi se ne frega|ποιος νοιάζεται|"
     "who'd have thought|who would have thought|was soll's|was solls|"
-    "wen interessiert's"
+    "wen interessiert's|quem me dera|quem dera"
 )
 
 
@@ -766,9 +766,44 @@ def _feeling_exclamative(words: Sequence[str]) -> bool:
     return tail.startswith(_FEELING_STEMS) or words[2] in _FEELING_FIRST_PERSON
 
 
+# "πόσο θα ήθελα να ήσουν εδώ", "quanto vorrei essere al mare", "wie gern wäre ich am Meer":
+# a degree word followed by a first-person wish exclaims ("πόσο θα ήθελες" still asks).
+_WISH_HEADS: Final = _fw("πόσο quanto cuánto wie")
+_WISH_SKIP: Final = _fw("θα πολύ io yo gern gerne")
+_WISH_VERBS: Final = _fw(
+    "ήθελα θέλαμε vorrei vorremmo quisiera quisiéramos wäre wären hätte hätten würde"
+)
+
+
+def _wish_exclamative(words: Sequence[str]) -> bool:
+    """Return True for "how much + I + would like" exclamations."""
+    if len(words) < 3 or words[0] not in _WISH_HEADS:
+        return False
+    if words[0] == "wie" and words[1] not in _WISH_SKIP:
+        return False  # "wie wäre es mit einem Kaffee" asks
+    index = 1
+    while index < min(len(words), 3) and words[index] in _WISH_SKIP:
+        index += 1
+    return index < len(words) and words[index] in _WISH_VERBS
+
+
+# "sería posible si tuviéramos tiempo", "seria possível se …": a condition, not a request.
+_POSSIBLE_WORDS: Final = _fw("posible possibile possível δυνατόν δυνατό")
+_CONDITION_WORDS: Final = _fw("si se αν")
+
+
+def _possible_if(words: Sequence[str], feasible: int) -> bool:
+    """Return True when a feasibility phrase ending in "possible" is followed by "if"."""
+    return (
+        words[feasible - 1] in _POSSIBLE_WORDS
+        and len(words) > feasible
+        and words[feasible] in _CONDITION_WORDS
+    )
+
+
 def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
     """Return True for rhetorical questions and proverbs that only look like questions."""
-    if _feeling_exclamative(words):
+    if _feeling_exclamative(words) or _wish_exclamative(words):
         return True
     if (
         len(words) > 2
@@ -1155,6 +1190,9 @@ _FR_OPINION: Final = _phrases(
 )
 _FR_REQUEST_BLOCK: Final = _fw("dire")
 _FR_CAN: Final = _phrases("tu peux", "vous pouvez", "tu pourrais", "vous pourriez")
+# "ce serait possible de fermer la fenêtre" asks; "ce serait possible si …" states a condition.
+_FR_POSSIBLE: Final = _phrases("ce serait possible|ça serait possible|ce serait faisable")
+_FR_POSSIBLE_FOLLOW: Final = _fw("de d'")
 _FR_CLITICS: Final = _fw("me m' nous lui leur le la l' les en y te t'")
 _FR_KNOW: Final = _phrases("tu sais", "vous savez", "tu connais", "vous connaissez")
 _FR_HAVE: Final = _phrases("tu as", "vous avez", "t'as", "t' as")
@@ -1238,9 +1276,14 @@ def _q_fr(body: _Body) -> bool:
         ):
             return False  # "je me demandais justement la même chose"
         return not (len(words) > requested and words[requested] in _FR_REQUEST_BLOCK)
+    possible = _starts(words, _FR_POSSIBLE)
+    if possible and not body.answered and words[possible : possible + 1]:
+        return words[possible] in _FR_POSSIBLE_FOLLOW
     can = _starts(words, _FR_CAN)
     if can and len(words) > can and not body.answered:
         follow = words[can]
+        if words[can : can + 2] == ("compter", "sur"):
+            return False  # "tu peux compter sur moi" reassures
         if follow in _FR_CLITICS or (
             follow.endswith(("er", "ir", "re", "oir")) and len(follow) > 3
         ):
@@ -1514,7 +1557,10 @@ _ES_FEASIBLE: Final = _phrases(
     "nos podrías|le importa|te importa|le importaría|te importaría|sería posible|"
     "es posible|quieres|queréis|sabes|sabe usted|sabéis|me dices|me dice|me ayudas|"
     "me ayuda|tienes idea|tiene idea|hay alguna|hay algún|me pregunto|has visto|"
-    "habéis visto|te apetece|te parece|le parece|tienes|tenéis|tiene usted"
+    "habéis visto|te apetece|te parece|le parece|tienes|tenéis|tiene usted|me permite|"
+    "me permites|me permiten|nos permite|nos permites|hay manera|hay forma|hay modo|"
+    "hay alguna manera|hay alguna forma|nos podría|nos podrías|nos puede|nos puedes|"
+    "nos podrían|nos pueden|me pueden|me podrían|está permitido|se permite"
 )
 _ES_FEASIBLE_BLOCK: Final = _fw(
     "ser que haber llover nada razón suerte mucho mucha muchos muchas todo toda"
@@ -1571,6 +1617,8 @@ def _q_es(body: _Body) -> bool:
     feasible = _starts(words, _ES_FEASIBLE)
     if feasible and not body.answered:
         following = words[feasible : feasible + 1]
+        if _possible_if(words, feasible):
+            return False  # "sería posible si tuviéramos tiempo" states a condition
         return not following or following[0] not in _ES_FEASIBLE_BLOCK
     return False
 
@@ -1647,7 +1695,8 @@ _IT_FEASIBLE: Final = _phrases(
     "hai visto|hai sentito|avete visto|hai tempo|hai idea|c'è modo|mi chiedo|mi domando|hai|"
     "chissà se|chissà come|chissà dove|chissà quando|chissà chi|chissà cosa|chissà perché|"
     "avete|le dispiacerebbe|ti dispiacerebbe|vi dispiacerebbe|c' è modo|c' è un modo|"
-    "ce l' avete|ce l' hai"
+    "ce l' avete|ce l' hai|mi è permesso|ci è permesso|è permesso|è consentito|"
+    "mi sarebbe possibile|ci sarebbe modo|c'è un modo|c' è la possibilità|c'è la possibilità"
 )
 _IT_FEASIBLE_BLOCK: Final = _fw("essere che piovere darsi ragione torto")
 _IT_VERBS: Final = frozenset(
@@ -1743,7 +1792,7 @@ def _q_it(body: _Body) -> bool:
     if told or (_clitic_request(words) and not body.answered):
         return True
     feasible = _starts(words, _IT_FEASIBLE)
-    if feasible and not body.answered:
+    if feasible and not body.answered and not _possible_if(words, feasible):
         following = words[feasible : feasible + 1]
         return not following or following[0] not in _IT_FEASIBLE_BLOCK
     return False
@@ -2055,6 +2104,12 @@ def _q_pt(body: _Body) -> bool:
             rest[-1] in _EXCLAMATIVE and not any(w in _PT_VERBS_RAW for w in raw[1:])
         ):
             return False  # "que dia lindo"
+        if (
+            rest[1:2]
+            and rest[1] in {"mais", "mas", "tao", "tan"}
+            and not any(w in _PT_VERBS_RAW for w in raw[1:])
+        ):
+            return False  # "que dia mais longo", "qué día más largo"
         if rest[0] in {"tal", "horas", "hora", "dia"} or any(w in _PT_VERBS_RAW for w in raw[1:5]):
             return True
         return _verb_before_article(rest, _PT_ARTICLES)
@@ -2105,7 +2160,7 @@ def _pt_feasible(words: Sequence[str], answered: bool) -> bool:
     if fixed and (len(words) == fixed or words[fixed] in _PT_SET_PHRASE_TAIL):
         return False
     feasible = _starts(words, _PT_FEASIBLE)
-    if not feasible:
+    if not feasible or _possible_if(words, feasible):
         return False
     following = words[feasible : feasible + 1]
     if set(words[:feasible]) & _PT_MIND:
@@ -2397,7 +2452,8 @@ _EL_FEASIBLE: Final = _phrases(
     "υπάρχει καμία|υπάρχει κανένας|υπάρχει περίπτωση|υπάρχουν|έχεις ιδέα|έχετε ιδέα|"
     "έχεις χρόνο|έχετε χρόνο|σε πειράζει|σας πειράζει|μου λες|μου λέτε|μου δίνεις|"
     "μου δίνετε|μας λέτε|μας λες|με βοηθάς|με βοηθάτε|είναι δυνατόν|είναι εντάξει αν|"
-    "αναρωτιέμαι|πες μου|πείτε μου|είδες|είδατε|άκουσες|έχεις|έχετε"
+    "αναρωτιέμαι|πες μου|πείτε μου|είδες|είδατε|άκουσες|έχεις|έχετε|θα γινόταν να|"
+    "επιτρέπεται να|θα ήταν εντάξει αν|υπάρχει τρόπος"
 )
 _EL_FEASIBLE_BLOCK: Final = _fw("δίκιο λάθος")
 _EL_TELL_FIRST: Final = _fw("πες πείτε")
@@ -2456,7 +2512,7 @@ def _q_el(body: _Body) -> bool:
                 return True
         return False
     feasible = _starts(words, _EL_FEASIBLE)
-    if not feasible or body.answered:
+    if not feasible or body.answered or _possible_if(words, feasible):
         return False
     after = words[feasible:]
     if words[0] in _EL_TELL_FIRST and after and after[0] not in _EL_TELL_FOLLOW:
