@@ -276,34 +276,23 @@ def _action(
 @callback
 def async_setup_memory_services(hass: HomeAssistant) -> None:
     """Register the memory actions (once per Home Assistant instance)."""
-    hass.services.async_register(
-        DOMAIN,
-        SERVICE_ADD_MEMORY,
-        _action(async_add_memory),
-        schema=ADD_MEMORY_SCHEMA,
-        supports_response=SupportsResponse.OPTIONAL,
-    )
-    hass.services.async_register(
-        DOMAIN,
-        SERVICE_LIST_MEMORIES,
-        _action(async_list_memories),
-        schema=LIST_MEMORIES_SCHEMA,
-        supports_response=SupportsResponse.ONLY,
-    )
-    hass.services.async_register(
-        DOMAIN,
-        SERVICE_UPDATE_MEMORY,
-        _action(async_update_memory),
-        schema=UPDATE_MEMORY_SCHEMA,
-        supports_response=SupportsResponse.OPTIONAL,
-    )
-    hass.services.async_register(
-        DOMAIN, SERVICE_FORGET_MEMORY, _action(async_forget_memory), schema=FORGET_MEMORY_SCHEMA
-    )
-    hass.services.async_register(
-        DOMAIN,
-        SERVICE_EXPORT_MEMORIES,
-        _action(async_export_memories),
-        schema=EXPORT_MEMORIES_SCHEMA,
-        supports_response=SupportsResponse.ONLY,
-    )
+    for name, schema, operation, response in (
+        (SERVICE_ADD_MEMORY, ADD_MEMORY_SCHEMA, async_add_memory, SupportsResponse.OPTIONAL),
+        (SERVICE_LIST_MEMORIES, LIST_MEMORIES_SCHEMA, async_list_memories, SupportsResponse.ONLY),
+        (
+            SERVICE_UPDATE_MEMORY,
+            UPDATE_MEMORY_SCHEMA,
+            async_update_memory,
+            SupportsResponse.OPTIONAL,
+        ),
+        (SERVICE_FORGET_MEMORY, FORGET_MEMORY_SCHEMA, async_forget_memory, SupportsResponse.NONE),
+        (
+            SERVICE_EXPORT_MEMORIES,
+            EXPORT_MEMORIES_SCHEMA,
+            async_export_memories,
+            SupportsResponse.ONLY,
+        ),
+    ):
+        hass.services.async_register(
+            DOMAIN, name, _action(operation), schema=schema, supports_response=response
+        )
