@@ -24,9 +24,9 @@ sys.path.insert(
 )
 
 from engine.config import EngineConfig
-from engine.engine import ProactiveEngine
-from engine.model import OllamaModel
-from engine.store import ProactiveStore
+from engine.llm import OllamaModel
+from engine.proactive.engine import ProactiveEngine
+from engine.storage.database import ProactiveStore
 
 SENTENCES = [
     "We walked along the river this morning and the weather was lovely.",
@@ -60,8 +60,10 @@ async def run(finals: int, connections: int) -> None:
             await connection.close()
 
         started = time.perf_counter()
+        cpu_started = time.process_time()
         await asyncio.gather(*(talk(i) for i in range(connections)))
         elapsed = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
         latencies.sort()
         p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
         print(f"finals: {len(latencies)} over {connections} connections in {elapsed:.2f} s")
@@ -71,6 +73,8 @@ async def run(finals: int, connections: int) -> None:
         )
         stored = await store.count_transcripts()
         print(f"mean {statistics.mean(latencies) * 1000:.2f} ms; stored {stored}")
+        # Process CPU (the event loop and SQLite's worker thread together) per stored final.
+        print(f"cpu per final: {cpu / len(latencies) * 1000:.3f} ms")
         await engine.close()
         await store.close()
         await model.close()

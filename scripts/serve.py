@@ -41,7 +41,7 @@ def check_health() -> int:
 def run() -> int:
     """Start the server (imports the engine without its Home Assistant package)."""
     sys.path.insert(0, str(INTEGRATION_DIR))
-    from engine.server import main
+    from engine.standalone.server import main
 
     code: int = main()
     return code

@@ -26,10 +26,10 @@ from .const import (
     EVENT_INSIGHT,
 )
 from .engine.config import ConfigError, EngineConfig
-from .engine.engine import Insight, ProactiveEngine
-from .engine.memory import MAINTENANCE_INTERVAL
-from .engine.model import ModelUnavailableError, OllamaModel
-from .engine.store import ProactiveStore, StoreError
+from .engine.llm import ModelUnavailableError, OllamaModel
+from .engine.memory.service import MAINTENANCE_INTERVAL
+from .engine.proactive.engine import Insight, ProactiveEngine
+from .engine.storage.database import ProactiveStore, StoreError
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView

@@ -18,7 +18,7 @@ from homeassistant.helpers.event import async_track_point_in_utc_time
 from homeassistant.util import dt as dt_util
 
 from .const import EVENT_ALARM, LOGGER
-from .engine.alarms import (
+from .engine.assist.alarms import (
     ALARM_CANCELLED,
     ALARM_FIRED,
     ALARM_MISSED,
@@ -26,7 +26,7 @@ from .engine.alarms import (
     AlarmRecord,
     AlarmTime,
 )
-from .engine.assist_phrases import say, spoken_time
+from .engine.assist.phrases import say, spoken_time
 
 LATE_GRACE: Final = timedelta(minutes=15)
 

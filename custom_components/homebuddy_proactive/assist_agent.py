@@ -49,7 +49,7 @@ from .const import (
     EVENT_WELLBEING,
     LOGGER,
 )
-from .engine.alarms import (
+from .engine.assist.alarms import (
     AlarmBook,
     AlarmCommand,
     AlarmError,
@@ -59,7 +59,17 @@ from .engine.alarms import (
     parse_alarm_command,
     parse_alarm_time,
 )
-from .engine.assist import (
+from .engine.assist.news import NewsReader, NewsUnavailableError
+from .engine.assist.phrases import (
+    DayForecast,
+    action_verb,
+    describe_weather,
+    join_names,
+    say,
+    spoken_language,
+    spoken_time,
+)
+from .engine.assist.router import (
     COMMAND_ALARM,
     COMMAND_CHAT,
     COMMAND_MEMORY_RECALL,
@@ -84,19 +94,9 @@ from .engine.assist import (
     match_memory_save,
     question_key,
 )
-from .engine.assist_phrases import (
-    DayForecast,
-    action_verb,
-    describe_weather,
-    join_names,
-    say,
-    spoken_language,
-    spoken_time,
-)
-from .engine.language import detect_language, is_question
-from .engine.memory import STORE_AFFECTIVE, STORE_EPISODIC
-from .engine.memory import MemoryError as MemoryRequestError
-from .engine.news import NewsReader, NewsUnavailableError
+from .engine.memory.service import STORE_AFFECTIVE, STORE_EPISODIC
+from .engine.memory.service import MemoryError as MemoryRequestError
+from .engine.text.language import detect_language, is_question
 from .models import HomeBuddyConfigEntry
 
 CONFIRMATION_TIMEOUT: Final = timedelta(seconds=60)

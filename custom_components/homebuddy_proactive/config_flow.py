@@ -60,7 +60,7 @@ from .engine.config import (
     validate_tuning,
 )
 from .engine.const import DETECTOR_CONVERSATE, DETECTOR_MODES
-from .engine.model import ModelUnavailableError, OllamaModel
+from .engine.llm import ModelUnavailableError, OllamaModel
 
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
 # Listing models is quick on a healthy server; a longer wait only delays the error for the user.

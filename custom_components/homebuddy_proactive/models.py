@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from homeassistant.config_entries import ConfigEntry
 
-from .engine.engine import Insight, ProactiveEngine
-from .engine.model import OllamaModel
-from .engine.store import ProactiveStore
+from .engine.llm import OllamaModel
+from .engine.proactive.engine import Insight, ProactiveEngine
+from .engine.storage.database import ProactiveStore
 
 if TYPE_CHECKING:
     from .assist_agent import HomeBuddyAssistant

@@ -27,8 +27,8 @@ from homeassistant.helpers.typing import VolDictType
 
 from .const import DOMAIN
 from .engine.const import MEMORY_KINDS
-from .engine.episodes import TONES
-from .engine.memory import (
+from .engine.memory.episodes import TONES
+from .engine.memory.service import (
     DIFFICULTIES,
     EDITABLE_FIELDS,
     MEMORY_STORES,
@@ -40,7 +40,7 @@ from .engine.memory import (
     MemoryNotFoundError,
     memory_dict,
 )
-from .engine.protocol import validate_identifier
+from .engine.proactive.protocol import validate_identifier
 from .models import HomeBuddyRuntimeData
 
 SERVICE_ADD_MEMORY: Final = "add_memory"

@@ -9,8 +9,8 @@ from aiohttp import web
 from homeassistant.helpers.http import KEY_AUTHENTICATED, KEY_HASS, HomeAssistantView
 
 from .const import DOMAIN, WS_VIEW_URL
-from .engine.protocol import validate_identifier
-from .engine.transport import bearer_token, credential_in_url, new_socket, run_socket
+from .engine.proactive.protocol import validate_identifier
+from .engine.proactive.transport import bearer_token, credential_in_url, new_socket, run_socket
 from .models import HomeBuddyConfigEntry
 
 LOGGER = logging.getLogger(__name__)

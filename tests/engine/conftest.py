@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 
 from custom_components.homebuddy_proactive.engine.config import EngineConfig
-from custom_components.homebuddy_proactive.engine.engine import Connection, ProactiveEngine
-from custom_components.homebuddy_proactive.engine.model import OllamaModel
-from custom_components.homebuddy_proactive.engine.store import ProactiveStore
+from custom_components.homebuddy_proactive.engine.llm import OllamaModel
+from custom_components.homebuddy_proactive.engine.proactive.engine import (
+    Connection,
+    ProactiveEngine,
+)
+from custom_components.homebuddy_proactive.engine.storage.database import ProactiveStore
 from tests.fake_ollama import FakeOllama
 
 

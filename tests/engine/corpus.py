@@ -17,19 +17,19 @@ from typing import Any
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.alarms import (
+from custom_components.homebuddy_proactive.engine.assist.alarms import (
     AlarmCommand,
     AlarmTime,
     parse_alarm_command,
     parse_alarm_time,
 )
-from custom_components.homebuddy_proactive.engine.assist import (
+from custom_components.homebuddy_proactive.engine.assist.router import (
     confirmation_answer,
     detect_affect,
     match_memory_recall,
     match_memory_save,
 )
-from custom_components.homebuddy_proactive.engine.language import (
+from custom_components.homebuddy_proactive.engine.text.language import (
     capture_memory,
     detect_language,
     episode_cue,

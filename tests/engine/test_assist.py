@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from custom_components.homebuddy_proactive.engine.alarms import (
+from custom_components.homebuddy_proactive.engine.assist.alarms import (
     ALARM_CANCELLED,
     ALARM_FIRED,
     AlarmBook,
@@ -30,7 +30,22 @@ from custom_components.homebuddy_proactive.engine.alarms import (
     parse_alarm_command,
     parse_alarm_time,
 )
-from custom_components.homebuddy_proactive.engine.assist import (
+from custom_components.homebuddy_proactive.engine.assist.news import (
+    NewsReader,
+    NewsUnavailableError,
+    clean_title,
+    parse_feed,
+)
+from custom_components.homebuddy_proactive.engine.assist.phrases import (
+    PHRASES,
+    SPOKEN_LANGUAGES,
+    DayForecast,
+    describe_weather,
+    join_names,
+    say,
+    spoken_time,
+)
+from custom_components.homebuddy_proactive.engine.assist.router import (
     ROUTER_SCHEMA,
     ActionRateLimiter,
     AssistRouter,
@@ -49,23 +64,8 @@ from custom_components.homebuddy_proactive.engine.assist import (
     question_key,
     validate_router_output,
 )
-from custom_components.homebuddy_proactive.engine.assist_phrases import (
-    PHRASES,
-    SPOKEN_LANGUAGES,
-    DayForecast,
-    describe_weather,
-    join_names,
-    say,
-    spoken_time,
-)
-from custom_components.homebuddy_proactive.engine.model import OllamaModel
-from custom_components.homebuddy_proactive.engine.news import (
-    NewsReader,
-    NewsUnavailableError,
-    clean_title,
-    parse_feed,
-)
-from custom_components.homebuddy_proactive.engine.store import ProactiveStore
+from custom_components.homebuddy_proactive.engine.llm import OllamaModel
+from custom_components.homebuddy_proactive.engine.storage.database import ProactiveStore
 from tests.fake_ollama import FakeOllama, FakeReply
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -14,7 +14,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.alarms import AlarmCommand, AlarmTime, alarm_label
+from custom_components.homebuddy_proactive.engine.assist.alarms import (
+    AlarmCommand,
+    AlarmTime,
+    alarm_label,
+)
 from tests.engine import corpus
 from tests.engine.corpus import D, S, T, corpus_test
 

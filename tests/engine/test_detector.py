@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.detector import (
+from custom_components.homebuddy_proactive.engine.proactive.detector import (
     answer_token_budget,
     insight_schema,
     readable_card,

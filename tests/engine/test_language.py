@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from custom_components.homebuddy_proactive.engine.const import INTENTS
-from custom_components.homebuddy_proactive.engine.language import (
+from custom_components.homebuddy_proactive.engine.text.language import (
     CapturedMemory,
     capture_memory,
     detect_language,

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from custom_components.homebuddy_proactive.engine.config import EngineConfig
-from custom_components.homebuddy_proactive.engine.memory import (
+from custom_components.homebuddy_proactive.engine.llm import OllamaModel
+from custom_components.homebuddy_proactive.engine.memory.search import search_text
+from custom_components.homebuddy_proactive.engine.memory.service import (
     STORE_AFFECTIVE,
     STORE_EPISODIC,
     STORE_FACTUAL,
@@ -31,14 +33,15 @@ from custom_components.homebuddy_proactive.engine.memory import (
     parse_memory_ref,
     weights_from_config,
 )
-from custom_components.homebuddy_proactive.engine.memory_search import search_text
-from custom_components.homebuddy_proactive.engine.memory_store import (
+from custom_components.homebuddy_proactive.engine.memory.stores import (
     AffectRecord,
     EpisodeRecord,
     ProcedureRecord,
 )
-from custom_components.homebuddy_proactive.engine.model import OllamaModel
-from custom_components.homebuddy_proactive.engine.store import MemoryRecord, ProactiveStore
+from custom_components.homebuddy_proactive.engine.storage.database import (
+    MemoryRecord,
+    ProactiveStore,
+)
 from tests.engine.conftest import EngineHarness
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
 

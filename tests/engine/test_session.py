@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from custom_components.homebuddy_proactive.engine.engine import _PartialTiming
-from custom_components.homebuddy_proactive.engine.session import (
+from custom_components.homebuddy_proactive.engine.proactive.engine import _PartialTiming
+from custom_components.homebuddy_proactive.engine.proactive.session import (
     RecentCard,
     SessionState,
     SpeechStream,

@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from custom_components.homebuddy_proactive.engine.server import (
+from custom_components.homebuddy_proactive.engine.standalone.server import (
     API_KEY,
     ServerSettings,
     SigninRateLimiter,

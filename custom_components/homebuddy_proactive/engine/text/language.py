@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from .cards import shape_card
-from .const import (
+from ..const import (
     INTENT_CORRECTION,
     INTENT_DECISION,
     INTENT_DEFINITION,
@@ -29,6 +28,7 @@ from .const import (
     INTENT_TASK,
     INTENT_WARNING,
 )
+from ..proactive.cards import shape_card
 
 SUPPORTED_LANGUAGES: Final = ("en", "el", "fr", "es", "de", "it", "pt")
 DEFAULT_LANGUAGE: Final = "en"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from .const import (
+from ..const import (
     ERROR_INVALID_MESSAGE,
     ERROR_UNSUPPORTED_TYPE,
     MAX_FRAME_BYTES,

@@ -17,9 +17,8 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .episodes import EpisodeSummary, EpisodeTurn
-from .memory_schema import CODE_AFFECTIVE, CODE_EPISODIC, CODE_FACTUAL, CODE_PROCEDURAL, CODES
-from .memory_search import (
+from ..memory.episodes import EpisodeSummary, EpisodeTurn
+from ..memory.search import (
     MATCH_BUDGET,
     MatchPlan,
     document_count_sql,
@@ -28,7 +27,14 @@ from .memory_search import (
     search_text,
     term_patterns,
 )
-from .store import _MEMORY_COLUMNS, MemoryRecord, ProactiveStore, _memory_from_row
+from ..storage.database import _MEMORY_COLUMNS, MemoryRecord, ProactiveStore, _memory_from_row
+from ..storage.memory_schema import (
+    CODE_AFFECTIVE,
+    CODE_EPISODIC,
+    CODE_FACTUAL,
+    CODE_PROCEDURAL,
+    CODES,
+)
 
 STORE_SHORT_TERM: Final = "short_term"
 STORE_EPISODIC: Final = "episodic"

@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .cards import shape_card
-from .config import EngineConfig
-from .const import INTENT_ENTITY_CONTEXT, INTENT_QUESTION, INTENTS
-from .language import mentions_sensitive_trait, name_key
-from .model import ModelOutputError, OllamaModel
-from .session import PersonNotes, fold
+from ..config import EngineConfig
+from ..const import INTENT_ENTITY_CONTEXT, INTENT_QUESTION, INTENTS
+from ..llm import ModelOutputError, OllamaModel
+from ..proactive.cards import shape_card
+from ..proactive.session import PersonNotes, fold
+from ..text.language import mentions_sensitive_trait, name_key
 
 LANGUAGE_NAMES: Final = {
     "en": "English",

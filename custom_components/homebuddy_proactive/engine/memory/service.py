@@ -22,9 +22,10 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .config import EngineConfig
-from .const import GLOBAL_CLIENT_ID, MEMORY_KINDS
-from .episodes import (
+from ..config import EngineConfig
+from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
+from ..llm import ModelError, OllamaModel
+from ..memory.episodes import (
     SUMMARY_USER,
     TONE_NEUTRAL,
     TONES,
@@ -34,10 +35,8 @@ from .episodes import (
     summary_messages,
     summary_schema,
 )
-from .language import CapturedMemory, episode_cue, memory_card
-from .memory_schema import CODES, SHORT_TERM_TURNS
-from .memory_search import name_terms, query_terms, search_text
-from .memory_store import (
+from ..memory.search import name_terms, query_terms, search_text
+from ..memory.stores import (
     FEEDBACK_BAD,
     FEEDBACK_GOOD,
     LONG_TERM_STORES,
@@ -61,8 +60,9 @@ from .memory_store import (
     store_code,
     store_of_code,
 )
-from .model import ModelError, OllamaModel
-from .store import MemoryRecord, ProactiveStore
+from ..storage.database import MemoryRecord, ProactiveStore
+from ..storage.memory_schema import CODES, SHORT_TERM_TURNS
+from ..text.language import CapturedMemory, episode_cue, memory_card
 
 __all__ = [
     "DIFFICULTIES",

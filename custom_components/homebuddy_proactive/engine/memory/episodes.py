@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .cards import shape_card
-from .detector import language_name
-from .session import content_words, fold
+from ..proactive.cards import shape_card
+from ..proactive.detector import language_name
+from ..proactive.session import content_words, fold
 
 TONE_NEUTRAL: Final = "neutral"
 TONES: Final = ("positive", "neutral", "negative", "mixed")

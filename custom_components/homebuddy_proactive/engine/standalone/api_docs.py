@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-from .const import MAX_SPEAKER_CHARACTERS, MAX_TEXT_CHARACTERS, MEMORY_KINDS
+from ..const import MAX_SPEAKER_CHARACTERS, MAX_TEXT_CHARACTERS, MEMORY_KINDS
 
 _BEARER: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 _ERROR: Final = {"$ref": "#/components/schemas/Error"}
@@ -66,7 +66,7 @@ _MEMORY_ID: Final = {
 def package_version() -> str:
     """The integration's version, from the manifest next to the engine."""
     try:
-        manifest = json.loads((Path(__file__).parent.parent / "manifest.json").read_text())
+        manifest = json.loads((Path(__file__).parents[2] / "manifest.json").read_text())
         return str(manifest["version"])
     except (OSError, ValueError, KeyError):
         return "unknown"

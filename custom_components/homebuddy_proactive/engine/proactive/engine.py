@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from .config import EngineConfig
-from .const import (
+from ..config import EngineConfig
+from ..const import (
     DETECTOR_HEURISTIC,
     DETECTOR_HYBRID,
     ERROR_INVALID_MESSAGE,
@@ -29,18 +29,10 @@ from .const import (
     SOURCE_FINAL,
     SOURCE_PARTIAL,
 )
-from .detector import CardDecision, EvaluationRequest, ProactiveDetector
-from .language import (
-    capture_memory,
-    detect_language,
-    is_meaningful,
-    is_question,
-    local_signal,
-    name_key,
-)
-from .memory import MemoryEngine, weights_from_config
-from .model import ModelError, ModelOutputError, ModelUnavailableError, OllamaModel
-from .protocol import (
+from ..llm import ModelError, ModelOutputError, ModelUnavailableError, OllamaModel
+from ..memory.service import MemoryEngine, weights_from_config
+from ..proactive.detector import CardDecision, EvaluationRequest, ProactiveDetector
+from ..proactive.protocol import (
     FeedbackEvent,
     PingEvent,
     ProtocolError,
@@ -48,8 +40,23 @@ from .protocol import (
     error_frame,
     parse_frame,
 )
-from .session import RecentCard, SessionState, SpeechStream, Utterance, fold, same_question
-from .store import InsightRecord, PersonObservation, ProactiveStore, TranscriptRecord
+from ..proactive.session import (
+    RecentCard,
+    SessionState,
+    SpeechStream,
+    Utterance,
+    fold,
+    same_question,
+)
+from ..storage.database import InsightRecord, PersonObservation, ProactiveStore, TranscriptRecord
+from ..text.language import (
+    capture_memory,
+    detect_language,
+    is_meaningful,
+    is_question,
+    local_signal,
+    name_key,
+)
 
 LOGGER = logging.getLogger(__name__)
 

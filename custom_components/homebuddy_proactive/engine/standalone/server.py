@@ -31,16 +31,16 @@ import aiosqlite
 from aiohttp import hdrs, web
 from aiohttp.abc import AbstractAccessLogger
 
-from .api_docs import docs_page, openapi_document, package_version
-from .config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
-from .const import DETECTOR_CONVERSATE, DETECTOR_MODES
-from .engine import ProactiveEngine
-from .memory import STORE_FACTUAL, MemoryNotFoundError, memory_dict
-from .memory import MemoryError as MemoryRequestError
-from .model import ModelUnavailableError, OllamaModel
-from .protocol import validate_identifier
-from .store import ProactiveStore, StoreError
-from .transport import bearer_token, credential_in_url, new_socket, run_socket
+from ..config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
+from ..const import DETECTOR_CONVERSATE, DETECTOR_MODES
+from ..llm import ModelUnavailableError, OllamaModel
+from ..memory.service import STORE_FACTUAL, MemoryNotFoundError, memory_dict
+from ..memory.service import MemoryError as MemoryRequestError
+from ..proactive.engine import ProactiveEngine
+from ..proactive.protocol import validate_identifier
+from ..proactive.transport import bearer_token, credential_in_url, new_socket, run_socket
+from ..standalone.api_docs import docs_page, openapi_document, package_version
+from ..storage.database import ProactiveStore, StoreError
 
 LOGGER = logging.getLogger(__name__)
 ACCESS_LOGGER = logging.getLogger(f"{__name__}.access")

@@ -19,9 +19,9 @@ from typing import Any, Final
 
 import aiosqlite
 
-from .alarm_schema import ALARM_SCHEMA_V4
-from .memory_schema import MEMORY_SCHEMA_V3
-from .memory_search import register_search_functions
+from ..memory.search import register_search_functions
+from ..storage.alarm_schema import ALARM_SCHEMA_V4
+from ..storage.memory_schema import MEMORY_SCHEMA_V3
 
 LOGGER = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from typing import Final
 
 import aiosqlite
 
-from .session import content_words, fold
+from ..proactive.session import content_words, fold
 
 SEARCH_TEXT_FUNCTION: Final = "hb_search_text"
 MAX_QUERY_TERMS: Final = 8

@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 
 import aiosqlite
 
-from .store import ProactiveStore
+from ..storage.database import ProactiveStore
 
 SEED_PREFIX: Final = "Alarm : "
 # The seed's prefix as people and speech-to-text engines type it: "Alarme :", "ALARM:7h".
