@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from custom_components.homebuddy_proactive.engine.proactive.engine import _PartialTiming
+from custom_components.homebuddy_proactive.engine.proactive.connection import _PartialTiming
 from custom_components.homebuddy_proactive.engine.proactive.session import (
     RecentCard,
     SessionState,

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final, Literal, Protocol
 
-from ..assist.alarms import fold, parse_alarm_time
-from ..assist.phrases import spoken_language
 from ..llm import ModelOutputError, ModelUnavailableError
+from .alarms import fold, parse_alarm_time
+from .phrases import spoken_language
 
 COMMAND_SERVICE: Final = "service"
 COMMAND_WEATHER: Final = "weather"

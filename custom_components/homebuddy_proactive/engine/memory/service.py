@@ -25,7 +25,10 @@ import aiosqlite
 from ..config import EngineConfig
 from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
 from ..llm import ModelError, OllamaModel
-from ..memory.episodes import (
+from ..storage.database import MemoryRecord, ProactiveStore
+from ..storage.memory_schema import CODES, SHORT_TERM_TURNS
+from ..text.language import CapturedMemory, episode_cue, memory_card
+from .episodes import (
     SUMMARY_USER,
     TONE_NEUTRAL,
     TONES,
@@ -35,8 +38,8 @@ from ..memory.episodes import (
     summary_messages,
     summary_schema,
 )
-from ..memory.search import name_terms, query_terms, search_text
-from ..memory.stores import (
+from .search import name_terms, query_terms, search_text
+from .stores import (
     FEEDBACK_BAD,
     FEEDBACK_GOOD,
     LONG_TERM_STORES,
@@ -60,9 +63,6 @@ from ..memory.stores import (
     store_code,
     store_of_code,
 )
-from ..storage.database import MemoryRecord, ProactiveStore
-from ..storage.memory_schema import CODES, SHORT_TERM_TURNS
-from ..text.language import CapturedMemory, episode_cue, memory_card
 
 __all__ = [
     "DIFFICULTIES",

@@ -17,16 +17,6 @@ from typing import Any, Final
 
 import aiosqlite
 
-from ..memory.episodes import EpisodeSummary, EpisodeTurn
-from ..memory.search import (
-    MATCH_BUDGET,
-    MatchPlan,
-    document_count_sql,
-    phrase,
-    plan_match,
-    search_text,
-    term_patterns,
-)
 from ..storage.database import _MEMORY_COLUMNS, MemoryRecord, ProactiveStore, _memory_from_row
 from ..storage.memory_schema import (
     CODE_AFFECTIVE,
@@ -34,6 +24,16 @@ from ..storage.memory_schema import (
     CODE_FACTUAL,
     CODE_PROCEDURAL,
     CODES,
+)
+from .episodes import EpisodeSummary, EpisodeTurn
+from .search import (
+    MATCH_BUDGET,
+    MatchPlan,
+    document_count_sql,
+    phrase,
+    plan_match,
+    search_text,
+    term_patterns,
 )
 
 STORE_SHORT_TERM: Final = "short_term"

@@ -14,7 +14,7 @@ from typing import Final
 from aiohttp import WSMsgType, hdrs, web
 
 from ..const import CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION
-from ..proactive.engine import ProactiveEngine
+from .engine import ProactiveEngine
 
 LOGGER = logging.getLogger(__name__)
 

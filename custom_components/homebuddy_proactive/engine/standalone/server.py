@@ -39,8 +39,8 @@ from ..memory.service import MemoryError as MemoryRequestError
 from ..proactive.engine import ProactiveEngine
 from ..proactive.protocol import validate_identifier
 from ..proactive.transport import bearer_token, credential_in_url, new_socket, run_socket
-from ..standalone.api_docs import docs_page, openapi_document, package_version
 from ..storage.database import ProactiveStore, StoreError
+from .api_docs import docs_page, openapi_document, package_version
 
 LOGGER = logging.getLogger(__name__)
 ACCESS_LOGGER = logging.getLogger(f"{__name__}.access")

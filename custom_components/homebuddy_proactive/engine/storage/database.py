@@ -20,8 +20,8 @@ from typing import Any, Final
 import aiosqlite
 
 from ..memory.search import register_search_functions
-from ..storage.alarm_schema import ALARM_SCHEMA_V4
-from ..storage.memory_schema import MEMORY_SCHEMA_V3
+from .alarm_schema import ALARM_SCHEMA_V4
+from .memory_schema import MEMORY_SCHEMA_V3
 
 LOGGER = logging.getLogger(__name__)
 
