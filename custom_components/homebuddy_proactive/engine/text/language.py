@@ -29,6 +29,12 @@ from ..const import (
     INTENT_WARNING,
 )
 from ..proactive.cards import shape_card
+from .normalize import compile_folded as _compile
+from .normalize import fold as _fold
+from .normalize import fold_aligned as _fold_aligned
+from .normalize import folded_set as _fs
+from .normalize import folded_words as _fw
+from .normalize import unify_typography as _unify
 
 SUPPORTED_LANGUAGES: Final = ("en", "el", "fr", "es", "de", "it", "pt")
 DEFAULT_LANGUAGE: Final = "en"
@@ -44,97 +50,6 @@ class CapturedMemory:
     kind: str  # "reminder" | "task"
     content: str
     language: str
-
-
-# ---------------------------------------------------------------------------------------------
-# Normalisation
-# ---------------------------------------------------------------------------------------------
-
-_CHAR_TABLE: Final = str.maketrans(
-    {
-        "\u2019": "'",
-        "\u2018": "'",
-        "\u02bc": "'",
-        "\u00b4": "'",
-        "\u2032": "'",
-        "`": "'",
-        "\u2010": "-",
-        "\u2011": "-",
-        "\u00a0": " ",
-        "\u202f": " ",
-    }
-)
-_SPECIAL_FOLD: Final = {"ø": "o", "đ": "d", "ł": "l", "ı": "i", "ŀ": "l", "ħ": "h"}
-
-
-@functools.lru_cache(maxsize=4096)
-def _fold_char(char: str) -> str:
-    """Fold one character: remove diacritics and case-fold (may return several characters)."""
-    decomposed = unicodedata.normalize("NFD", char)
-    base = "".join(c for c in decomposed if not unicodedata.combining(c)) or char
-    folded = base.casefold()
-    return _SPECIAL_FOLD.get(folded, folded)
-
-
-@functools.lru_cache(maxsize=16384)
-def _fold(text: str) -> str:
-    """Return ``text`` case-folded, without diacritics and with unified apostrophes."""
-    return "".join(_fold_char(c) for c in text.translate(_CHAR_TABLE))
-
-
-def _fold_aligned(text: str) -> str:
-    """Fold ``text`` keeping exactly one output character per input character."""
-    out: list[str] = []
-    for char in text.translate(_CHAR_TABLE):
-        folded = _fold_char(char)
-        if len(folded) != 1:
-            lower = char.lower()
-            folded = lower if len(lower) == 1 else char
-        out.append(folded)
-    return "".join(out)
-
-
-def _fold_pattern(pattern: str) -> str:
-    """Fold the literal characters of a regular expression, leaving escapes and groups intact."""
-    out: list[str] = []
-    for piece in re.split(r"(\(\?P<\w+>)", pattern):
-        if piece.startswith("(?P<"):
-            out.append(piece)
-            continue
-        out.append(_fold_regex_piece(piece))
-    return "".join(out)
-
-
-def _fold_regex_piece(pattern: str) -> str:
-    """Fold the literal characters of a fragment of a regular expression."""
-    out: list[str] = []
-    escaped = False
-    for char in pattern:
-        if escaped:
-            out.append(char)
-            escaped = False
-        elif char == "\\":
-            out.append(char)
-            escaped = True
-        else:
-            folded = _fold_aligned(char)
-            out.append(folded)
-    return "".join(out)
-
-
-def _compile(pattern: str) -> re.Pattern[str]:
-    """Compile a pattern written in natural spelling against folded text."""
-    return re.compile(_fold_pattern(pattern))
-
-
-def _fs(*words: str) -> frozenset[str]:
-    """Return the folded forms of ``words``."""
-    return frozenset(_fold(w) for w in words)
-
-
-def _fw(text: str) -> frozenset[str]:
-    """Return the folded forms of the whitespace-separated words of ``text``."""
-    return _fs(*text.split())
 
 
 def _base_code(code: str | None) -> str | None:
@@ -335,7 +250,7 @@ def _language_scores(text: str) -> dict[str, float]:
     """Score each Latin-script language by its function words, letters and suffixes."""
     scores = dict.fromkeys(_LEXICON, 0.0)
     lowered = text.lower()
-    for token in _WORD_RE.findall(lowered.translate(_CHAR_TABLE)):
+    for token in _WORD_RE.findall(_unify(lowered)):
         folded = _fold(token)
         for code, weight in _WORD_WEIGHT.get(folded, {}).items():
             scores[code] += weight
@@ -494,7 +409,7 @@ def _split_elision(token: str) -> list[str]:
 def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Return (folded, lowercase-accented, original) tokens of a clause."""
     orig: list[str] = []
-    for match in _WORD_RE.finditer(segment.translate(_CHAR_TABLE)):
+    for match in _WORD_RE.finditer(_unify(segment)):
         orig.extend(_split_elision(match.group()))
     raw = tuple(t.lower() for t in orig)
     return tuple(_fold(t) for t in raw), raw, tuple(orig)

@@ -1,0 +1,104 @@
+"""The one text normalisation every rule, index and matcher compares with: ``fold``.
+
+Folded text is case-folded, without diacritics (Greek tonos included), with typographic
+apostrophes, dashes and no-break spaces unified. Rules written in natural spelling are compiled
+against folded text with :func:`compile_folded`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Final
+
+_CHAR_TABLE: Final = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u02bc": "'",
+        "\u00b4": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u00a0": " ",
+        "\u202f": " ",
+    }
+)
+_SPECIAL_FOLD: Final = {"ø": "o", "đ": "d", "ł": "l", "ı": "i", "ŀ": "l", "ħ": "h"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    """Fold one character: remove diacritics and case-fold (may return several characters)."""
+    decomposed = unicodedata.normalize("NFD", char)
+    base = "".join(c for c in decomposed if not unicodedata.combining(c)) or char
+    folded = base.casefold()
+    return _SPECIAL_FOLD.get(folded, folded)
+
+
+@functools.lru_cache(maxsize=16384)
+def fold(text: str) -> str:
+    """Return ``text`` case-folded, without diacritics and with unified apostrophes."""
+    return "".join(_fold_char(c) for c in unify_typography(text))
+
+
+def fold_aligned(text: str) -> str:
+    """Fold ``text`` keeping exactly one output character per input character."""
+    out: list[str] = []
+    for char in unify_typography(text):
+        folded = _fold_char(char)
+        if len(folded) != 1:
+            lower = char.lower()
+            folded = lower if len(lower) == 1 else char
+        out.append(folded)
+    return "".join(out)
+
+
+def fold_pattern(pattern: str) -> str:
+    """Fold the literal characters of a regular expression, leaving escapes and groups intact."""
+    out: list[str] = []
+    for piece in re.split(r"(\(\?P<\w+>)", pattern):
+        if piece.startswith("(?P<"):
+            out.append(piece)
+            continue
+        out.append(_fold_regex_piece(piece))
+    return "".join(out)
+
+
+def _fold_regex_piece(pattern: str) -> str:
+    """Fold the literal characters of a fragment of a regular expression."""
+    out: list[str] = []
+    escaped = False
+    for char in pattern:
+        if escaped:
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            out.append(char)
+            escaped = True
+        else:
+            folded = fold_aligned(char)
+            out.append(folded)
+    return "".join(out)
+
+
+def compile_folded(pattern: str) -> re.Pattern[str]:
+    """Compile a pattern written in natural spelling against folded text."""
+    return re.compile(fold_pattern(pattern))
+
+
+def folded_set(*words: str) -> frozenset[str]:
+    """Return the folded forms of ``words``."""
+    return frozenset(fold(w) for w in words)
+
+
+def folded_words(text: str) -> frozenset[str]:
+    """Return the folded forms of the whitespace-separated words of ``text``."""
+    return folded_set(*text.split())
+
+
+def unify_typography(text: str) -> str:
+    """Unify apostrophes, dashes and no-break spaces, keeping case and accents."""
+    return text.translate(_CHAR_TABLE)
