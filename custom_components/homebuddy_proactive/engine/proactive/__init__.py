@@ -1,1 +1,7 @@
-"""TODO."""
+"""The proactive room: glasses sockets, sessions, the detector and the cards they receive.
+
+A transcript frame is parsed (``protocol``), handled by its socket's ``Connection`` (buffer,
+store, one analysis from ``text``, the model through ``detector``), shaped into a card
+(``cards``) and sent by the ``ProactiveEngine``. May import: ``text``, ``memory``, ``storage``,
+``llm``, ``config``, ``const``; never ``assist`` or ``standalone``.
+"""
