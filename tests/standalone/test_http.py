@@ -12,10 +12,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from custom_components.homebuddy_proactive.engine.standalone.server import (
-    ServerSettings,
-    create_app,
-)
+from custom_components.homebuddy_proactive.engine.standalone.server import create_app
+from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL, PASSWORD, USERNAME, ServerFactory, ServerProcess, bearer, sign_in

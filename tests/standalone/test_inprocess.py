@@ -17,12 +17,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from custom_components.homebuddy_proactive.engine.standalone.server import (
-    API_KEY,
-    ServerSettings,
-    SigninRateLimiter,
-    create_app,
-)
+from custom_components.homebuddy_proactive.engine.standalone.auth import SigninRateLimiter
+from custom_components.homebuddy_proactive.engine.standalone.server import API_KEY, create_app
+from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL, PASSWORD, USERNAME, answer_questions, bearer

@@ -12,11 +12,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from custom_components.homebuddy_proactive.engine.standalone.server import (
-    API_KEY,
-    ServerSettings,
-    create_app,
-)
+from custom_components.homebuddy_proactive.engine.standalone.server import API_KEY, create_app
+from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL, PASSWORD, USERNAME, bearer

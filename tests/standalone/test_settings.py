@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from custom_components.homebuddy_proactive.engine.config import TUNING_SETTINGS, ConfigError
-from custom_components.homebuddy_proactive.engine.standalone.server import ServerSettings
+from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 
 
 def test_defaults_are_the_seeds() -> None:

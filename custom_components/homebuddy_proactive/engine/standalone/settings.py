@@ -1,0 +1,136 @@
+"""The standalone server's settings: what it reads from its environment, checked.
+
+The variable names and defaults are the seed's configuration table. A wrong value stops the
+server at start-up with a :class:`ConfigError` that names the variable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+from urllib.parse import urlsplit
+
+from ..config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
+from ..const import DETECTOR_CONVERSATE, DETECTOR_MODES
+
+DEFAULT_HOST: Final = "0.0.0.0"
+DEFAULT_PORT: Final = 18743
+DEFAULT_DATABASE_PATH: Final = "/data/homebuddy.db"
+DEFAULT_OLLAMA_BASE_URL: Final = "http://192.168.68.112:11434"
+DEFAULT_OLLAMA_MODEL: Final = "qwen3.5:cloud"
+DEFAULT_AUTH_USERNAME: Final = "homebuddy"
+DEFAULT_AUTH_PASSWORD: Final = "123456"
+DEFAULT_TOKEN_TTL_SECONDS: Final = 86400
+MIN_TOKEN_TTL_SECONDS: Final = 60
+MAX_TOKEN_TTL_SECONDS: Final = 365 * 86400
+LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerSettings:
+    """Everything the standalone server reads from its environment."""
+
+    engine: EngineConfig
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    database_path: Path = Path(DEFAULT_DATABASE_PATH)
+    auth_username: str = DEFAULT_AUTH_USERNAME
+    auth_password: str = DEFAULT_AUTH_PASSWORD
+    auth_token_ttl_seconds: int = DEFAULT_TOKEN_TTL_SECONDS
+    log_level: str = "INFO"
+
+    @property
+    def auth_configured(self) -> bool:
+        """Whether sign-in is possible (both credentials set and non-empty)."""
+        return bool(self.auth_username) and bool(self.auth_password)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> ServerSettings:
+        """Read and validate the settings; raise :class:`ConfigError` naming the variable.
+
+        An empty value means "use the default", except for AUTH_USERNAME and AUTH_PASSWORD,
+        where an explicitly empty value leaves authentication unconfigured.
+        """
+
+        def get(name: str, default: str) -> str:
+            value = environ.get(name, "").strip()
+            return value or default
+
+        base_url = get("OLLAMA_BASE_URL", DEFAULT_OLLAMA_BASE_URL).rstrip("/")
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(
+                f"OLLAMA_BASE_URL must be an http:// or https:// URL, got {base_url!r}"
+            )
+        mode = get("DETECTOR_MODE", DETECTOR_CONVERSATE).lower()
+        if mode not in DETECTOR_MODES:
+            raise ConfigError(
+                f"DETECTOR_MODE must be one of {', '.join(DETECTOR_MODES)}, got {mode!r}"
+            )
+        tuning: dict[str, float | int] = {}
+        for setting in TUNING_SETTINGS:
+            raw = environ.get(setting.env, "").strip()
+            if raw:
+                tuning[setting.key] = validate_tuning(setting.key, raw)
+        target = tuning.get("insight_target_characters", 150)
+        maximum = tuning.get("insight_max_characters", 220)
+        if maximum < target:
+            raise ConfigError(
+                f"INSIGHT_MAX_CHARACTERS ({maximum}) must not be below "
+                f"INSIGHT_TARGET_CHARACTERS ({target})"
+            )
+        engine = EngineConfig(
+            ollama_base_url=base_url,
+            ollama_model=get("OLLAMA_MODEL", DEFAULT_OLLAMA_MODEL),
+            detector_mode=mode,
+        ).with_tuning(tuning)
+
+        log_level = get("LOG_LEVEL", "INFO").upper()
+        if log_level == "WARN":
+            log_level = "WARNING"
+        if log_level not in LOG_LEVELS:
+            raise ConfigError(
+                f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}"
+            )
+
+        return cls(
+            engine=engine,
+            host=get("HOST", DEFAULT_HOST),
+            port=_whole_number(environ, "PORT", DEFAULT_PORT, 1, 65535),
+            database_path=Path(get("DATABASE_PATH", DEFAULT_DATABASE_PATH)),
+            auth_username=environ.get("AUTH_USERNAME", DEFAULT_AUTH_USERNAME),
+            auth_password=environ.get("AUTH_PASSWORD", DEFAULT_AUTH_PASSWORD),
+            auth_token_ttl_seconds=_whole_number(
+                environ,
+                "AUTH_TOKEN_TTL_SECONDS",
+                DEFAULT_TOKEN_TTL_SECONDS,
+                MIN_TOKEN_TTL_SECONDS,
+                MAX_TOKEN_TTL_SECONDS,
+            ),
+            log_level=log_level,
+        )
+
+
+def _whole_number(
+    environ: Mapping[str, str], name: str, default: int, minimum: int, maximum: int
+) -> int:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError as err:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from err
+    if not minimum <= value <= maximum:
+        raise ConfigError(f"{name} must be between {minimum} and {maximum}, got {raw!r}")
+    return value
+
+
+def without_userinfo(url: str) -> str:
+    """The URL without ``user:password@`` (safe to log)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
