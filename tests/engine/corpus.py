@@ -1,8 +1,10 @@
-"""The checks of the held-out corpora, written once and run on every corpus.
+"""The checks of the corpora, written once and run on every corpus, and the corpus loader.
 
-The corpus files (``test_assist_heldout*.py``, ``test_language_heldout*.py``) hold the sentences;
-each of their tests is ``corpus_test(check, cases)``: one of the checks below, parametrised over a
-corpus, whose parameter names are the check's own (so test ids stay ``test_x[case]``).
+The corpora are TSV files under ``tests/engine/corpora/`` (their format: ``corpora/README.md``);
+``corpus_cases`` reads one into pytest params with ids ``<file>:<line>``, and each test of the
+corpus modules is ``corpus_test(check, cases)``: one of the checks below, parametrised over a
+corpus, whose parameter names are the check's own (so test ids stay ``test_x[case]``). The engine
+imports of the corpus tests live here only.
 
 pytest rewrites assertions in test modules only, so every assertion here says what it got.
 """
@@ -11,8 +13,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +24,7 @@ import pytest
 from custom_components.homebuddy_proactive.engine.assist.alarms import (
     AlarmCommand,
     AlarmTime,
+    alarm_label,
     parse_alarm_command,
     parse_alarm_time,
 )
@@ -39,6 +44,94 @@ from custom_components.homebuddy_proactive.engine.text.language import (
 
 Check = Callable[..., None]
 
+CORPORA = Path(__file__).parent / "corpora"
+LANGUAGES = ("en", "fr", "el", "es", "de", "it", "pt")
+ASSIST_LANGUAGES = ("fr", "en", "el")
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading the TSV corpora
+# ---------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def read_corpus(path: str) -> tuple[tuple[int, dict[str, str]], ...]:
+    """The rows of ``corpora/<path>`` as ``(line, {column: cell})``, in file order.
+
+    ``#`` lines are comments, the first other line names the columns; cells are tab-separated
+    and taken verbatim; missing trailing cells and the cell ``""`` are empty strings.
+    """
+    rows: list[tuple[int, dict[str, str]]] = []
+    columns: list[str] | None = None
+    text = (CORPORA / path).read_text(encoding="utf-8")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line or line.startswith("#"):
+            continue
+        cells = ["" if cell == '""' else cell for cell in line.split("\t")]
+        if columns is None:
+            columns = cells
+            continue
+        assert len(cells) <= len(columns), f"{path}:{number}: {len(cells)} cells"
+        cells += [""] * (len(columns) - len(cells))
+        rows.append((number, dict(zip(columns, cells, strict=True))))
+    return tuple(rows)
+
+
+def corpus_files(name: str, languages: Sequence[str] = LANGUAGES) -> list[str]:
+    """The existing files ``<language>/<name>`` (``name`` may include ``assist/``)."""
+    return [f"{lang}/{name}" for lang in languages if (CORPORA / lang / name).exists()]
+
+
+def corpus_cases(
+    name: str,
+    *columns: str,
+    check: str | None = None,
+    languages: Sequence[str] = LANGUAGES,
+    decode: Mapping[str, Callable[[str], Any]] | None = None,
+) -> list[Any]:
+    """Params of every ``<language>/<name>`` row, with ids ``<language>/<name>:<line>``.
+
+    A param holds the row's ``columns`` in order (``"language"`` is the file's language),
+    each through ``decode[column]`` when given; with ``check``, only the rows whose ``checks``
+    cell names it.
+    """
+    decode = decode or {}
+    params = []
+    for path in corpus_files(name, languages):
+        language = path.split("/", 1)[0]
+        stem = path.removesuffix(".tsv")
+        for line, row in read_corpus(path):
+            if check is not None and check not in row["checks"].split():
+                continue
+            cells = {**row, "language": language}
+            values = [decode.get(column, str)(cells[column]) for column in columns]
+            params.append(pytest.param(*values, id=f"{stem}:{line}"))
+    return params
+
+
+_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_CLOCK = re.compile(r"(\d\d):(\d\d)(?: \+(\d+)d)?(?: (mon|tue|wed|thu|fri|sat|sun))?")
+_DELAY = re.compile(r"in (\d+) min")
+
+
+def alarm_time(cell: str) -> AlarmTime | None:
+    """``none``, ``07:30``, ``07:30 +1d`` (a day ahead), ``07:30 mon`` or ``in 90 min``."""
+    if cell == "none":
+        return None
+    if delay := _DELAY.fullmatch(cell):
+        return D(int(delay[1]))
+    clock = _CLOCK.fullmatch(cell)
+    assert clock is not None, f"not an alarm time: {cell!r}"
+    days = None if clock[3] is None else int(clock[3])
+    weekday = None if clock[4] is None else _DAYS.index(clock[4])
+    return T(int(clock[1]), int(clock[2]), days=days, wd=weekday)
+
+
+def yes_no(cell: str) -> bool:
+    """``yes`` or ``no``."""
+    assert cell in ("yes", "no"), f"not yes or no: {cell!r}"
+    return cell == "yes"
+
 
 def corpus_test(check: Check, cases: Iterable[Any]) -> Check:
     """A test running ``check`` on every case; the check's parameters name a case's fields."""
@@ -50,24 +143,6 @@ def corpus_test(check: Check, cases: Iterable[Any]) -> Check:
         check(**case)
 
     return pytest.mark.parametrize(argnames, list(cases))(test)
-
-
-def language_table(table: Mapping[str, Sequence[str]]) -> list[Any]:
-    """``(text, language)`` cases of a table of sentences by language, with ids ``en-00``."""
-    return [
-        pytest.param(text, language, id=f"{language}-{index:02d}")
-        for language, texts in table.items()
-        for index, text in enumerate(texts)
-    ]
-
-
-def language_rows(table: Mapping[str, Sequence[tuple[Any, ...]]]) -> list[Any]:
-    """``(language, *row)`` cases of a table of rows by language, with ids ``en-00``."""
-    return [
-        pytest.param(language, *row, id=f"{language}-{index:02d}")
-        for language, rows in table.items()
-        for index, row in enumerate(rows)
-    ]
 
 
 def expect(got: object, expected: object) -> None:
@@ -101,6 +176,11 @@ def S(when: AlarmTime | None, label: str = "") -> AlarmCommand:
 def C(when: AlarmTime | None = None, every: bool = False) -> AlarmCommand:
     """A "cancel" command."""
     return AlarmCommand("cancel", when, every)
+
+
+def label_of(text: str) -> str:
+    """What an alarm request is for (the engine's ``alarm_label``)."""
+    return alarm_label(text)
 
 
 def check_alarm_command(text: str, expected: AlarmCommand) -> None:
