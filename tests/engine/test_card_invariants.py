@@ -1,4 +1,4 @@
-"""Held-out, invariant-based tests of glasses-card shaping across languages and scripts.
+"""Invariant-based tests of glasses-card shaping across languages and scripts.
 
 Every text below is fed to ``shape_card`` with one or more (target, maximum) pairs and the
 result is checked against general invariants rather than exact strings:
