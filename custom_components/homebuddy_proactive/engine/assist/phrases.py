@@ -11,8 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-SPOKEN_LANGUAGES: Final = ("fr", "en", "el")
-FALLBACK_LANGUAGE: Final = "en"
+from ..text.languages import ASSIST_FALLBACK, ASSIST_LANGUAGES
+
+SPOKEN_LANGUAGES: Final = ASSIST_LANGUAGES
+FALLBACK_LANGUAGE: Final = ASSIST_FALLBACK
 
 PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "fallback_invalid": {

@@ -16,25 +16,9 @@ from ..config import EngineConfig
 from ..const import INTENT_ENTITY_CONTEXT, INTENT_QUESTION, INTENTS
 from ..llm import ModelOutputError, OllamaModel
 from ..text.language import mentions_sensitive_trait, name_key
+from ..text.languages import LANGUAGE_NAMES
 from .cards import shape_card
 from .session import PersonNotes, fold
-
-LANGUAGE_NAMES: Final = {
-    "en": "English",
-    "el": "Greek",
-    "fr": "French",
-    "es": "Spanish",
-    "de": "German",
-    "it": "Italian",
-    "pt": "Portuguese",
-    "nl": "Dutch",
-    "ja": "Japanese",
-    "ar": "Arabic",
-    "zh": "Chinese",
-    "ru": "Russian",
-    "tr": "Turkish",
-    "pl": "Polish",
-}
 
 # Words that mark an inferred role as an inference, per language.
 _QUALIFIERS: Final = (

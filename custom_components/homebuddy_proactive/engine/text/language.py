@@ -29,15 +29,13 @@ from ..const import (
     INTENT_WARNING,
 )
 from ..proactive.cards import shape_card
+from .languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 from .normalize import compile_folded as _compile
 from .normalize import fold as _fold
 from .normalize import fold_aligned as _fold_aligned
 from .normalize import folded_set as _fs
 from .normalize import folded_words as _fw
 from .normalize import unify_typography as _unify
-
-SUPPORTED_LANGUAGES: Final = ("en", "el", "fr", "es", "de", "it", "pt")
-DEFAULT_LANGUAGE: Final = "en"
 
 KIND_REMINDER: Final = INTENT_REMINDER
 KIND_TASK: Final = INTENT_TASK
