@@ -34,12 +34,12 @@ from aiohttp.abc import AbstractAccessLogger
 from ..config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
 from ..const import DETECTOR_CONVERSATE, DETECTOR_MODES
 from ..llm import ModelUnavailableError, OllamaModel
-from ..memory.service import STORE_FACTUAL, MemoryNotFoundError, memory_dict
-from ..memory.service import MemoryError as MemoryRequestError
+from ..memory import STORE_FACTUAL, MemoryNotFoundError, memory_dict
+from ..memory import MemoryError as MemoryRequestError
 from ..proactive.engine import ProactiveEngine
 from ..proactive.protocol import validate_identifier
 from ..proactive.transport import bearer_token, credential_in_url, new_socket, run_socket
-from ..storage.database import ProactiveStore, StoreError
+from ..storage import ProactiveStore, StoreError
 from .api_docs import docs_page, openapi_document, package_version
 
 LOGGER = logging.getLogger(__name__)
