@@ -26,7 +26,7 @@ sys.path.insert(
 from engine.config import EngineConfig
 from engine.llm import OllamaModel
 from engine.proactive.engine import ProactiveEngine
-from engine.storage.database import ProactiveStore
+from engine.storage import ProactiveStore
 
 SENTENCES = [
     "We walked along the river this morning and the weather was lovely.",

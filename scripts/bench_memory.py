@@ -29,8 +29,8 @@ sys.path.insert(
     0, str(Path(__file__).resolve().parent.parent / "custom_components" / "homebuddy_proactive")
 )
 
-from engine.memory.service import MemoryEngine
-from engine.storage.database import ProactiveStore
+from engine.memory import MemoryEngine
+from engine.storage import ProactiveStore
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 STOPWORDS = [

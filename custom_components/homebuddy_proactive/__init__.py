@@ -27,9 +27,9 @@ from .const import (
 )
 from .engine.config import ConfigError, EngineConfig
 from .engine.llm import ModelUnavailableError, OllamaModel
-from .engine.memory.service import MAINTENANCE_INTERVAL
+from .engine.memory import MAINTENANCE_INTERVAL
 from .engine.proactive.engine import Insight, ProactiveEngine
-from .engine.storage.database import ProactiveStore, StoreError
+from .engine.storage import ProactiveStore, StoreError
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView

@@ -94,8 +94,8 @@ from .engine.assist.router import (
     match_memory_save,
     question_key,
 )
-from .engine.memory.service import STORE_AFFECTIVE, STORE_EPISODIC
-from .engine.memory.service import MemoryError as MemoryRequestError
+from .engine.memory import STORE_AFFECTIVE, STORE_EPISODIC
+from .engine.memory import MemoryError as MemoryRequestError
 from .engine.text.language import detect_language, is_question
 from .models import HomeBuddyConfigEntry
 

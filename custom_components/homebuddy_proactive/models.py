@@ -9,7 +9,7 @@ from homeassistant.config_entries import ConfigEntry
 
 from .engine.llm import OllamaModel
 from .engine.proactive.engine import Insight, ProactiveEngine
-from .engine.storage.database import ProactiveStore
+from .engine.storage import ProactiveStore
 
 if TYPE_CHECKING:
     from .assist_agent import HomeBuddyAssistant

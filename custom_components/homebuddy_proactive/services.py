@@ -27,14 +27,14 @@ from homeassistant.helpers.typing import VolDictType
 
 from .const import DOMAIN
 from .engine.const import MEMORY_KINDS
-from .engine.memory.episodes import TONES
-from .engine.memory.service import (
+from .engine.memory import (
     DIFFICULTIES,
     EDITABLE_FIELDS,
     MEMORY_STORES,
     STORE_AFFECTIVE,
     STORE_FACTUAL,
     STORE_PROCEDURAL,
+    TONES,
     MemoryEngine,
     MemoryError,
     MemoryNotFoundError,

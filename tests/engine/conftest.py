@@ -16,7 +16,7 @@ from custom_components.homebuddy_proactive.engine.proactive.engine import (
     Connection,
     ProactiveEngine,
 )
-from custom_components.homebuddy_proactive.engine.storage.database import ProactiveStore
+from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
 from tests.fake_ollama import FakeOllama
 
 

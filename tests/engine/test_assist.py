@@ -65,7 +65,7 @@ from custom_components.homebuddy_proactive.engine.assist.router import (
     validate_router_output,
 )
 from custom_components.homebuddy_proactive.engine.llm import OllamaModel
-from custom_components.homebuddy_proactive.engine.storage.database import ProactiveStore
+from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
 from tests.fake_ollama import FakeOllama, FakeReply
 
 PARIS = ZoneInfo("Europe/Paris")

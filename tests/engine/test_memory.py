@@ -6,6 +6,7 @@ import json
 import logging
 import math
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -16,16 +17,18 @@ import pytest
 
 from custom_components.homebuddy_proactive.engine.config import EngineConfig
 from custom_components.homebuddy_proactive.engine.llm import OllamaModel
-from custom_components.homebuddy_proactive.engine.memory.search import search_text
-from custom_components.homebuddy_proactive.engine.memory.service import (
+from custom_components.homebuddy_proactive.engine.memory import (
     STORE_AFFECTIVE,
     STORE_EPISODIC,
     STORE_FACTUAL,
     STORE_PROCEDURAL,
     STORE_SHORT_TERM,
+    AffectRecord,
+    EpisodeRecord,
     MemoryEngine,
     MemoryError,
     MemoryNotFoundError,
+    ProcedureRecord,
     ScoreWeights,
     memory_dict,
     memory_ref,
@@ -33,12 +36,8 @@ from custom_components.homebuddy_proactive.engine.memory.service import (
     parse_memory_ref,
     weights_from_config,
 )
-from custom_components.homebuddy_proactive.engine.memory.stores import (
-    AffectRecord,
-    EpisodeRecord,
-    ProcedureRecord,
-)
-from custom_components.homebuddy_proactive.engine.storage.database import (
+from custom_components.homebuddy_proactive.engine.memory.search import search_text
+from custom_components.homebuddy_proactive.engine.storage import (
     MemoryRecord,
     ProactiveStore,
 )
@@ -970,6 +969,50 @@ async def test_a_v2_file_is_migrated_and_its_memories_become_searchable(tmp_path
     try:
         found = await engine.retrieve("c1", "παπαδοπουλος", 3)
         assert [r.content for r in found] == ["Ο Παπαδόπουλος είναι γιατρός"]
+    finally:
+        await engine.close()
+        await store.close()
+
+
+def _v3_fold(value: object) -> str:
+    """The search fold of schema v3 to v4 (NFKD, case-folded, combining marks removed)."""
+    if not isinstance(value, str):
+        return ""
+    decomposed = unicodedata.normalize("NFKD", value.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+async def test_a_v4_file_is_reindexed_under_the_one_fold(tmp_path: Path) -> None:
+    """Memories indexed under the former fold ("ø" kept, "’" apart from "'") are still found,
+    said again and looked up by name after the upgrade."""
+    path = tmp_path / "v4.db"
+    old = await ProactiveStore.open(path, target_version=4)
+    # Write as a v4 engine did: its triggers folded with the former function.
+    await old.connection.create_function("hb_search_text", 1, _v3_fold, deterministic=True)
+    fact = await old.add_memory(
+        client_id="c1", kind="fact", content="Søren spends l’été in Tromsø", created_at=T0
+    )
+    await old.connection.execute(
+        "INSERT INTO memory_procedures (client_id, name, name_key, steps, created_at,"
+        " updated_at) VALUES ('c1', 'Søren’s bread', ?, '[\"Knead\"]', ?, ?)",
+        (" ".join(_v3_fold("Søren’s bread").split()), T0.isoformat(), T0.isoformat()),
+    )
+    await old.connection.commit()
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    engine = MemoryEngine(store, Clock())
+    try:
+        assert await store.schema_version() == 5
+        found = await engine.retrieve("c1", "Where is Soren now?", 3)
+        assert {r.content for r in found} == {
+            "Søren spends l’été in Tromsø",
+            "Søren’s bread: 1. Knead",
+        }
+        again = await engine.remember("c1", "fact", "Soren spends l'ete in Tromso")
+        assert again.id == fact.id
+        procedure = await engine.procedure("c1", "soren's BREAD")
+        assert procedure is not None and procedure.steps == ("Knead",)
     finally:
         await engine.close()
         await store.close()

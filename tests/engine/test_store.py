@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.storage.database import (
+from custom_components.homebuddy_proactive.engine.storage import (
     SCHEMA_VERSION,
     InsightRecord,
     PersonObservation,

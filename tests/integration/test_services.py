@@ -18,7 +18,7 @@ from homeassistant.util import dt as dt_util
 from pytest_homeassistant_custom_component.common import MockConfigEntry, async_fire_time_changed
 
 from custom_components.homebuddy_proactive.const import DOMAIN
-from custom_components.homebuddy_proactive.engine.memory.service import MemoryEngine
+from custom_components.homebuddy_proactive.engine.memory import MemoryEngine
 
 INTEGRATION = Path(__file__).resolve().parents[2] / "custom_components" / DOMAIN
 MEMORY_SERVICES = (

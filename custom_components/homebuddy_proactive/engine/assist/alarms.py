@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 
 import aiosqlite
 
-from ..storage.database import ProactiveStore
+from ..storage import ProactiveStore
 
 SEED_PREFIX: Final = "Alarm : "
 # The seed's prefix as people and speech-to-text engines type it: "Alarme :", "ALARM:7h".

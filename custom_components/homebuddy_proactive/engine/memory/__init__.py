@@ -1,1 +1,57 @@
-"""TODO."""
+"""Memory: the person's long-term memory in five stores (factual, episodic, procedural,
+affective, short-term), scored, searched, summarised and decayed; ``MemoryEngine`` is its facade.
+
+May import ``storage``, ``text``, ``llm``, ``const`` and ``config`` (and, for now, the word and
+card helpers of ``proactive.session``, ``proactive.cards`` and ``proactive.detector``).
+"""
+
+from .episodes import TONES
+from .maintenance import MAINTENANCE_INTERVAL, MaintenanceReport
+from .recall import Recollection
+from .records import (
+    LONG_TERM_STORES,
+    MEMORY_STORES,
+    STORE_AFFECTIVE,
+    STORE_EPISODIC,
+    STORE_FACTUAL,
+    STORE_PROCEDURAL,
+    STORE_SHORT_TERM,
+    AffectRecord,
+    EpisodeRecord,
+    ProcedureRecord,
+    TurnRecord,
+    memory_ref,
+    parse_memory_ref,
+)
+from .scoring import ScoreWeights, memory_score, weights_from_config
+from .service import MemoryEngine, memory_dict
+from .validation import DIFFICULTIES, EDITABLE_FIELDS, MemoryError, MemoryNotFoundError
+
+__all__ = [
+    "DIFFICULTIES",
+    "EDITABLE_FIELDS",
+    "LONG_TERM_STORES",
+    "MAINTENANCE_INTERVAL",
+    "MEMORY_STORES",
+    "STORE_AFFECTIVE",
+    "STORE_EPISODIC",
+    "STORE_FACTUAL",
+    "STORE_PROCEDURAL",
+    "STORE_SHORT_TERM",
+    "TONES",
+    "AffectRecord",
+    "EpisodeRecord",
+    "MaintenanceReport",
+    "MemoryEngine",
+    "MemoryError",
+    "MemoryNotFoundError",
+    "ProcedureRecord",
+    "Recollection",
+    "ScoreWeights",
+    "TurnRecord",
+    "memory_dict",
+    "memory_ref",
+    "memory_score",
+    "parse_memory_ref",
+    "weights_from_config",
+]

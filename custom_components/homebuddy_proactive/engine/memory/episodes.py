@@ -15,7 +15,8 @@ from typing import Any, Final
 
 from ..proactive.cards import shape_card
 from ..proactive.detector import language_name
-from ..proactive.session import content_words, fold
+from ..text.normalize import fold
+from .search import content_terms
 
 TONE_NEUTRAL: Final = "neutral"
 TONES: Final = ("positive", "neutral", "negative", "mixed")
@@ -73,7 +74,7 @@ class EpisodeSummary:
 def extractive_summary(turns: Sequence[EpisodeTurn]) -> EpisodeSummary:
     """Summarise without a model: the most central turns, the commonest words, neutral tone."""
     spoken = [turn for turn in turns if turn.text.strip()]
-    words = [content_words(turn.text) for turn in spoken]
+    words = [content_terms(turn.text) for turn in spoken]
     shared = Counter(word for turn_words in words for word in turn_words)
 
     def centrality(index: int) -> float:
@@ -104,7 +105,7 @@ def _topics(texts: Sequence[str]) -> tuple[str, ...]:
     spelling: dict[str, str] = {}
     first_seen: dict[str, int] = {}
     for text in texts:
-        keep = content_words(text)
+        keep = content_terms(text)
         for word in _TOPIC_WORD_RE.findall(text):
             key = fold(word)
             if key not in keep:

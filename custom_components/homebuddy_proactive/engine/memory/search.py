@@ -1,10 +1,9 @@
-"""The memory search index: how text is folded for it, and how a safe FTS5 query is built.
+"""How a safe FTS5 query is built over the memory search index.
 
-The index (schema v3, ``memory_search``) is kept in step with the memory tables by triggers that
-call the ``hb_search_text`` SQL function registered here, so stored text and query terms are
-folded by the same code: case-insensitive and without diacritics in every script. SQLite's own
-``unicode61`` tokenizer folds Latin accents but leaves the Greek tonos ("Παπαδόπουλος" would not
-match "παπαδοπουλος"), hence the fold before tokenising.
+The index (schema v3, ``memory_search``) holds text folded by :func:`search_text`
+(``storage/search_index.py``, the engine's one fold), and query terms are folded the same way:
+case-insensitive and without diacritics in every script, so "παπαδοπουλος" finds
+"Παπαδόπουλος" and "Soren" finds "Søren".
 
 A query is an OR of the utterance's longest content words (stopwords skipped), each a quoted
 FTS5 string (never raw syntax) or'd with its 4- or 6-letter prefix, so "doctors" finds "doctor"
@@ -15,17 +14,31 @@ bounded at any size of the store.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-import aiosqlite
+from ..proactive.session import content_words
+from ..storage.search_index import search_text
+from ..text.normalize import fold
 
-from ..proactive.session import content_words, fold
+__all__ = [
+    "MATCH_BUDGET",
+    "MatchPlan",
+    "TermPattern",
+    "content_terms",
+    "document_count_sql",
+    "name_terms",
+    "phrase",
+    "plan_match",
+    "prefix_of",
+    "query_terms",
+    "quote",
+    "search_text",
+    "term_patterns",
+]
 
-SEARCH_TEXT_FUNCTION: Final = "hb_search_text"
 MAX_QUERY_TERMS: Final = 8
 # Matching rows BM25 may rank for one query; beyond it the commonest words are dropped.
 MATCH_BUDGET: Final = 400
@@ -37,30 +50,15 @@ MIN_PREFIXED_LENGTH: Final = 5
 _TOKEN_RE: Final = re.compile(r"[^\W_]+")
 
 
-def search_text(*parts: str | None) -> str:
-    """The folded form under which text is indexed and searched."""
-    return fold(" ".join(part for part in parts if part))
-
-
-def _sql_search_text(value: object) -> str:
-    return search_text(value) if isinstance(value, str) else ""
-
-
-async def register_search_functions(db: aiosqlite.Connection) -> None:
-    """Register the SQL functions the memory triggers and the scoring SQL need."""
-    await db.create_function(SEARCH_TEXT_FUNCTION, 1, _sql_search_text, deterministic=True)
-    try:
-        await db.execute_fetchall("SELECT exp(0.0), ln(1.0)")
-    except aiosqlite.OperationalError:
-        # SQLite built without its math functions: provide the two the score uses.
-        await db.create_function("exp", 1, math.exp, deterministic=True)
-        await db.create_function("ln", 1, math.log, deterministic=True)
+def content_terms(text: str) -> set[str]:
+    """The content words of a text (function words removed), under the index's fold."""
+    return {fold(word) for word in content_words(text)}
 
 
 def query_terms(text: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
     """The folded content words of an utterance, longest first, as index tokens."""
     terms: set[str] = set()
-    for word in content_words(text):
+    for word in content_terms(text):
         terms.update(token for token in _TOKEN_RE.findall(word) if len(token) > 1)
     return sorted(terms, key=lambda term: (-len(term), term))[:limit]
 

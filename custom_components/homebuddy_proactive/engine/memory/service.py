@@ -1,11 +1,12 @@
 """Long-term memory of every client: five stores, scored, searched, summarised and decayed.
 
 Seed 001's memory system made persistent: short-term turns, episodes, procedures, factual
-memories and affective memories live in the engine's SQLite file (``memory_store.py``), scoped
-by client and ``global``. Retrieval searches all of a client's long-term memories through the
-FTS5 index and ranks the BM25 matches by relevance times the seed's score; maintenance applies
-the seed's decay rules on a schedule the host gives it. The user lists, corrects, forgets and
-exports them through both hosts. Nothing here logs a memory's contents.
+memories and affective memories live in the engine's SQLite file (``stores.py``), scoped by
+client and ``global``. :class:`MemoryEngine` is the room's facade: it validates requests
+(``validation.py``), follows conversations into episodes and their summaries (``episodes.py``),
+retrieves memories for a prompt (``recall.py``) and runs the decay rules on a schedule the host
+gives it (``maintenance.py``). The user lists, corrects, forgets and exports memories through
+both hosts. Nothing here logs a memory's contents.
 """
 
 from __future__ import annotations
@@ -16,211 +17,77 @@ import logging
 import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
 import aiosqlite
 
-from ..config import EngineConfig
 from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
 from ..llm import ModelError, OllamaModel
-from ..storage.database import MemoryRecord, ProactiveStore
-from ..storage.memory_schema import CODES, SHORT_TERM_TURNS
-from ..text.language import CapturedMemory, episode_cue, memory_card
+from ..storage.database import ProactiveStore
+from ..storage.memories import MemoryRecord
+from ..storage.memory_schema import SHORT_TERM_TURNS
+from ..text.language import CapturedMemory, episode_cue
 from .episodes import (
     SUMMARY_USER,
     TONE_NEUTRAL,
-    TONES,
     SummaryError,
     extractive_summary,
     parse_summary,
     summary_messages,
     summary_schema,
 )
-from .search import name_terms, query_terms, search_text
-from .stores import (
-    FEEDBACK_BAD,
-    FEEDBACK_GOOD,
-    LONG_TERM_STORES,
+from .maintenance import (
+    MAINTENANCE_CHECK_SECONDS,
+    MAINTENANCE_INTERVAL,
+    MaintenanceReport,
+    apply_decay_rules,
+    last_run,
+    log_report,
+)
+from .recall import ACCESS_DEBOUNCE, Recall, Recollection
+from .records import (
     MEMORY_STORES,
-    STORE_AFFECTIVE,
-    STORE_EPISODIC,
     STORE_FACTUAL,
     STORE_PROCEDURAL,
-    STORE_SHORT_TERM,
     AffectRecord,
     EpisodeRecord,
     LongTermRecord,
-    MemoryStore,
     ProcedureRecord,
-    ScoredMemory,
-    ScoreWeights,
-    SearchHit,
     TurnRecord,
     factual_dict,
-    memory_score,
-    store_code,
-    store_of_code,
+    parse_memory_ref,
+)
+from .scoring import FEEDBACK_BAD, FEEDBACK_GOOD, ScoreWeights
+from .stores import MemoryStore
+from .validation import (
+    DIFFICULTIES,
+    EDITABLE_FIELDS,
+    EPISODE_TEXT_FIELDS,
+    MAX_ITEM_CHARACTERS,
+    MAX_MEMORY_CHARACTERS,
+    MAX_NAME_CHARACTERS,
+    MemoryError,
+    MemoryNotFoundError,
+    check_client,
+    check_importance,
+    check_sentiment,
+    check_store,
+    clean_items,
+    clean_text,
+    edit_fields,
+    edited_columns,
+    procedure_key,
 )
 
-__all__ = [
-    "DIFFICULTIES",
-    "EDITABLE_FIELDS",
-    "LONG_TERM_STORES",
-    "MAINTENANCE_INTERVAL",
-    "MEMORY_STORES",
-    "STORE_AFFECTIVE",
-    "STORE_EPISODIC",
-    "STORE_FACTUAL",
-    "STORE_PROCEDURAL",
-    "STORE_SHORT_TERM",
-    "MaintenanceReport",
-    "MemoryEngine",
-    "MemoryError",
-    "MemoryNotFoundError",
-    "Recollection",
-    "ScoreWeights",
-    "memory_dict",
-    "memory_ref",
-    "memory_score",
-    "parse_memory_ref",
-    "weights_from_config",
-]
-
 LOGGER = logging.getLogger(__name__)
-
-MAX_MEMORY_CHARACTERS: Final = 2000
-MAX_NAME_CHARACTERS: Final = 200
-MAX_ITEM_CHARACTERS: Final = 500
-MAX_ITEMS: Final = 50
-DIFFICULTIES: Final = ("easy", "medium", "hard")
 
 EPISODE_GAP: Final = timedelta(minutes=30)
 MIN_TURNS_FOR_MODEL_SUMMARY: Final = 3
 SUMMARY_MAX_TOKENS: Final = 300
 # An episode's tone becomes an affective memory when the model saw this much feeling.
 AFFECT_MIN_SENTIMENT: Final = 0.3
-
-SEARCH_CANDIDATES: Final = 40
-PREFERENCE_FILL: Final = 3
-# Repeated retrievals within this time count as one access (partials evaluate every second).
-ACCESS_DEBOUNCE: Final = timedelta(minutes=10)
-NOTE_KINDS: Final = frozenset({"fact", "person", "preference"})
-
-MAINTENANCE_INTERVAL: Final = timedelta(days=1)
-MAINTENANCE_CHECK_SECONDS: Final = 3600.0
-FACT_DELETE_BELOW: Final = 0.3
-EPISODE_SUMMARISE_AFTER: Final = timedelta(days=30)
-AFFECT_FORGET_AFTER: Final = timedelta(days=60)
-SHORT_TERM_FORGET_AFTER: Final = timedelta(days=1)
-META_LAST_MAINTENANCE: Final = "memory_maintenance_last_run"
 EXPORT_LIMIT: Final = 1_000_000
-
-# What a user may correct in each long-term store; short-term turns are only forgotten.
-EDITABLE_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
-    STORE_FACTUAL: ("content", "kind", "importance"),
-    STORE_EPISODIC: ("summary", "topics", "emotional_tone", "importance"),
-    STORE_PROCEDURAL: (
-        "name",
-        "steps",
-        "prerequisites",
-        "difficulty",
-        "success_criteria",
-        "importance",
-    ),
-    STORE_AFFECTIVE: ("context", "sentiment", "emotions", "triggers", "importance"),
-}
-# ``content`` in an edit names the text each store lists as its ``content``.
-_CONTENT_FIELDS: Final[Mapping[str, str]] = {
-    STORE_FACTUAL: "content",
-    STORE_EPISODIC: "summary",
-    STORE_PROCEDURAL: "name",
-    STORE_AFFECTIVE: "context",
-}
-_LIST_FIELDS: Final = frozenset({"steps", "prerequisites", "topics", "emotions", "triggers"})
-_EPISODE_TEXT_FIELDS: Final = frozenset({"summary", "topics", "emotional_tone"})
-
-
-class MemoryError(ValueError):
-    """A memory request is invalid."""
-
-
-class MemoryNotFoundError(MemoryError):
-    """No memory of that store has this id (or it is another client's)."""
-
-    def __init__(self, store: str, memory_id: int) -> None:
-        """Name the store and the id that were not found."""
-        super().__init__(f"there is no {store} memory with id {memory_id}")
-        self.store = store
-        self.memory_id = memory_id
-
-
-def memory_ref(store: str, memory_id: int) -> int:
-    """One integer naming a long-term memory across stores (kept in insights' memory_ids).
-
-    Factual memories keep their id (as before v3); the others are negative.
-    """
-    if store == STORE_FACTUAL:
-        return memory_id
-    return -(memory_id * CODES + store_code(store))
-
-
-def parse_memory_ref(ref: int) -> tuple[str, int]:
-    """The store and id of a :func:`memory_ref`."""
-    if ref > 0:
-        return STORE_FACTUAL, ref
-    return store_of_code(-ref % CODES), -ref // CODES
-
-
-def weights_from_config(config: EngineConfig) -> ScoreWeights:
-    """The score weights of an engine configuration."""
-    return ScoreWeights(
-        recency=config.memory_weight_recency,
-        frequency=config.memory_weight_frequency,
-        feedback=config.memory_weight_feedback,
-        importance=config.memory_weight_importance,
-    )
-
-
-@dataclass(frozen=True, kw_only=True)
-class Recollection:
-    """A memory retrieved for a moment of conversation, ready for a prompt line."""
-
-    store: str
-    id: int
-    kind: str
-    content: str
-    score: float
-    relevance: float
-
-    @property
-    def ref(self) -> int:
-        """The memory's reference for an insight's ``memory_ids`` (feedback reaches it)."""
-        return memory_ref(self.store, self.id)
-
-
-@dataclass(frozen=True, kw_only=True)
-class MaintenanceReport:
-    """What one maintenance run did (counts only)."""
-
-    ran_at: datetime
-    facts_deleted: int = 0
-    episodes_closed: int = 0
-    episodes_summarised: int = 0
-    affects_deleted: int = 0
-    turns_deleted: int = 0
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return a JSON-friendly dict."""
-        return {
-            "ran_at": self.ran_at.isoformat(),
-            "facts_deleted": self.facts_deleted,
-            "episodes_closed": self.episodes_closed,
-            "episodes_summarised": self.episodes_summarised,
-            "affects_deleted": self.affects_deleted,
-            "turns_deleted": self.turns_deleted,
-        }
 
 
 class MemoryEngine:
@@ -240,6 +107,7 @@ class MemoryEngine:
         self.model = model
         self.weights = weights or ScoreWeights()
         self.memories = MemoryStore(store)
+        self._recall = Recall(self.memories, clock, self.weights)
         # One turn at a time per client: two turns must not both open an episode.
         self._turn_locks: dict[str, asyncio.Lock] = {}
         self._turn_users: dict[str, int] = {}
@@ -261,9 +129,9 @@ class MemoryEngine:
         """Validate and store a factual memory; the same thing said again is kept once."""
         if kind not in MEMORY_KINDS:
             raise MemoryError(f"kind must be one of {', '.join(MEMORY_KINDS)}")
-        content = _text(content, "content", MAX_MEMORY_CHARACTERS)
-        _check_client(client_id)
-        _check_importance(importance)
+        content = clean_text(content, "content", MAX_MEMORY_CHARACTERS)
+        check_client(client_id)
+        check_importance(importance)
         now = self.clock()
         existing = await self.memories.find_fact(client_id, kind, content)
         if existing is not None:
@@ -295,22 +163,22 @@ class MemoryEngine:
         source: str = "user",
     ) -> ProcedureRecord:
         """Store a named procedure (replacing the client's procedure of the same name)."""
-        _check_client(client_id)
-        _check_importance(importance)
-        name = _text(name, "name", MAX_NAME_CHARACTERS)
-        steps = _items(steps, "steps")
+        check_client(client_id)
+        check_importance(importance)
+        name = clean_text(name, "name", MAX_NAME_CHARACTERS)
+        steps = clean_items(steps, "steps")
         if not steps:
             raise MemoryError("steps must list at least one step")
         if difficulty is not None and difficulty not in DIFFICULTIES:
             raise MemoryError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
         if success_criteria is not None:
-            success_criteria = _text(success_criteria, "success_criteria", MAX_ITEM_CHARACTERS)
+            success_criteria = clean_text(success_criteria, "success_criteria", MAX_ITEM_CHARACTERS)
         return await self.memories.save_procedure(
             client_id=client_id,
             name=name,
-            name_key=_name_key(name),
+            name_key=procedure_key(name),
             steps=steps,
-            prerequisites=_items(prerequisites, "prerequisites"),
+            prerequisites=clean_items(prerequisites, "prerequisites"),
             difficulty=difficulty,
             success_criteria=success_criteria,
             now=self.clock(),
@@ -321,7 +189,7 @@ class MemoryEngine:
     async def procedure(self, client_id: str, name: str) -> ProcedureRecord | None:
         """The procedure of that name (the client's, else a global one); counts an access."""
         found = await self.memories.procedure_by_name(
-            (client_id, GLOBAL_CLIENT_ID), _name_key(name)
+            (client_id, GLOBAL_CLIENT_ID), procedure_key(name)
         )
         if found is None:
             return None
@@ -343,15 +211,15 @@ class MemoryEngine:
         episode_id: str | None = None,
     ) -> AffectRecord:
         """Store an affective memory: a sentiment from -1 to 1, its context and triggers."""
-        _check_client(client_id)
-        _check_importance(importance)
-        _check_sentiment(sentiment)
+        check_client(client_id)
+        check_importance(importance)
+        check_sentiment(sentiment)
         return await self.memories.add_affect(
             client_id=client_id,
             sentiment=float(sentiment),
-            emotions=_items(emotions, "emotions"),
-            context=_text(context, "context", MAX_MEMORY_CHARACTERS),
-            triggers=_items(triggers, "triggers"),
+            emotions=clean_items(emotions, "emotions"),
+            context=clean_text(context, "context", MAX_MEMORY_CHARACTERS),
+            triggers=clean_items(triggers, "triggers"),
             episode_id=episode_id,
             now=self.clock(),
             importance=importance,
@@ -501,50 +369,7 @@ class MemoryEngine:
         Every long-term store is searched; BM25 matches are ranked by relevance times
         (1 + score), then the client's best preferences fill free places. Counts an access.
         """
-        if limit <= 0:
-            return []
-        now = self.clock()
-        clients = (client_id, GLOBAL_CLIENT_ID)
-        hits = await self.memories.search(
-            clients, query_terms(text), candidates=max(SEARCH_CANDIDATES, 4 * limit)
-        )
-        ranked = sorted(
-            (
-                (hit.relevance * (1 + scored.score), hit, scored)
-                for hit, scored in await self._scored(hits, now)
-            ),
-            key=lambda item: -item[0],
-        )
-        chosen = [_recollect(scored, hit.relevance, now) for _, hit, scored in ranked[:limit]]
-        if len(chosen) < limit:
-            taken = {(r.store, r.id) for r in chosen}
-            preferences = await self.memories.preferences(
-                clients, PREFERENCE_FILL, now, self.weights
-            )
-            preferences.sort(key=lambda scored: -scored.score)
-            fill = [p for p in preferences if (STORE_FACTUAL, p.record.id) not in taken]
-            room = min(limit - len(chosen), PREFERENCE_FILL)
-            chosen += [_recollect(scored, 0.0, now) for scored in fill[:room]]
-        await self._touch(chosen, now)
-        return chosen
-
-    async def _scored(
-        self, hits: Sequence[SearchHit], now: datetime
-    ) -> list[tuple[SearchHit, ScoredMemory]]:
-        by_store: dict[str, list[int]] = defaultdict(list)
-        for hit in hits:
-            by_store[hit.store].append(hit.id)
-        scored: dict[tuple[str, int], ScoredMemory] = {}
-        for store, ids in by_store.items():
-            for memory in await self.memories.scored(store, ids, now, self.weights):
-                scored[(store, memory.record.id)] = memory
-        return [(hit, scored[(hit.store, hit.id)]) for hit in hits if (hit.store, hit.id) in scored]
-
-    async def _touch(self, recollections: Sequence[Recollection], now: datetime) -> None:
-        accessed: dict[str, list[int]] = defaultdict(list)
-        for recollection in recollections:
-            accessed[recollection.store].append(recollection.id)
-        await self.memories.touch(accessed, now, ACCESS_DEBOUNCE)
+        return await self._recall.retrieve(client_id, text, limit)
 
     async def reminder_card(
         self,
@@ -559,30 +384,7 @@ class MemoryEngine:
         When the reminder names someone the memory knows (a fact, person or preference), the
         card adds that memory, if the whole still fits the glasses.
         """
-        card = memory_card(captured)
-        names = name_terms(captured.content)
-        if not names:
-            return card, (memory.id,)
-        now = self.clock()
-        hits = await self.memories.search(
-            (client_id, GLOBAL_CLIENT_ID), names, candidates=10, stores=(STORE_FACTUAL,)
-        )
-        notes = [
-            (hit.relevance * (1 + scored.score), scored)
-            for hit, scored in await self._scored(hits, now)
-            if scored.record.id != memory.id
-            and isinstance(scored.record, MemoryRecord)
-            and scored.record.kind in NOTE_KINDS
-        ]
-        if not notes:
-            return card, (memory.id,)
-        _, best = max(notes, key=lambda item: item[0])
-        note = _recollect(best, 1.0, now)
-        text = f"{card} {_as_sentence(note.content)}"
-        if len(text) > maximum:
-            return card, (memory.id,)
-        await self._touch([note], now)
-        return text, (memory.id, note.ref)
+        return await self._recall.reminder_card(client_id, captured, memory, maximum=maximum)
 
     # -- user control ------------------------------------------------------------------------
 
@@ -599,7 +401,7 @@ class MemoryEngine:
         ``client_id=None`` lists every client's; ``kind`` only the factual memories of that
         kind. Episodes are listed without their turn lists (:meth:`export` has them).
         """
-        stores = MEMORY_STORES if store is None else (_check_store(store),)
+        stores = MEMORY_STORES if store is None else (check_store(store),)
         if kind is not None:
             if kind not in MEMORY_KINDS:
                 raise MemoryError(f"kind must be one of {', '.join(MEMORY_KINDS)}")
@@ -630,7 +432,7 @@ class MemoryEngine:
         self, memory_id: int, client_id: str | None = None, *, store: str = STORE_FACTUAL
     ) -> bool:
         """Delete a memory of any store; False when it did not exist."""
-        return await self.memories.delete(_check_store(store), memory_id, client_id)
+        return await self.memories.delete(check_store(store), memory_id, client_id)
 
     async def revise(
         self,
@@ -646,15 +448,15 @@ class MemoryEngine:
         memory; the search index follows (the schema's triggers). Raises
         :class:`MemoryNotFoundError` for an unknown id and :class:`MemoryError` for bad changes.
         """
-        store = _check_store(store)
+        store = check_store(store)
         if store not in EDITABLE_FIELDS:
             raise MemoryError(f"{store} memories cannot be edited, only forgotten")
-        columns = _edited_columns(store, _edit_fields(store, changes), self.clock())
+        columns = edited_columns(store, edit_fields(store, changes), self.clock())
         record = await self.memories.get(store, memory_id)
         if record is None or client_id not in (None, record.client_id):
             raise MemoryNotFoundError(store, memory_id)
         episode_open = isinstance(record, EpisodeRecord) and record.closed_at is None
-        if episode_open and _EPISODE_TEXT_FIELDS & set(columns):
+        if episode_open and EPISODE_TEXT_FIELDS & set(columns):
             raise MemoryError("this episode is still going on; edit it once it has closed")
         if "name_key" in columns:
             namesake = await self.memories.procedure_by_name(
@@ -687,8 +489,7 @@ class MemoryEngine:
 
     async def last_maintenance(self) -> datetime | None:
         """When maintenance last ran (stored in the database)."""
-        value = await self.memories.get_meta(META_LAST_MAINTENANCE)
-        return datetime.fromisoformat(value) if value else None
+        return await last_run(self.memories)
 
     async def maintenance_due(self, now: datetime) -> bool:
         """Whether a daily maintenance run was missed."""
@@ -710,34 +511,10 @@ class MemoryEngine:
             for episode in idle:
                 async with self._conversation(episode.client_id):
                     await self._close_by_id(episode.episode_id, now)
-            facts = await self.memories.delete_low_score_facts(now, self.weights, FACT_DELETE_BELOW)
-            summarised = 0
-            for episode in await self.memories.episodes_to_compact(now - EPISODE_SUMMARISE_AFTER):
-                if not episode.summary:
-                    summary = extractive_summary(episode.turns)
-                    await self.memories.set_episode_summary(episode.episode_id, summary)
-                await self.memories.compact_episode(episode.episode_id, now)
-                summarised += 1
-            affects = await self.memories.expire_affects(now - AFFECT_FORGET_AFTER)
-            turns = await self.memories.expire_turns(now - SHORT_TERM_FORGET_AFTER)
-            await self.memories.set_meta(META_LAST_MAINTENANCE, now.isoformat())
-            report = MaintenanceReport(
-                ran_at=now,
-                facts_deleted=facts,
-                episodes_closed=len(idle),
-                episodes_summarised=summarised,
-                affects_deleted=affects,
-                turns_deleted=turns,
+            report = await apply_decay_rules(
+                self.memories, now, self.weights, episodes_closed=len(idle)
             )
-        LOGGER.info(
-            "Memory maintenance: %s factual memories deleted, %s episodes closed, "
-            "%s episodes summarised, %s affective memories deleted, %s short-term turns dropped",
-            report.facts_deleted,
-            report.episodes_closed,
-            report.episodes_summarised,
-            report.affects_deleted,
-            report.turns_deleted,
-        )
+        log_report(report)
         return report
 
     async def scheduled_maintenance(
@@ -776,113 +553,9 @@ class MemoryEngine:
         return await self.store.list_memories((client_id,), limit=EXPORT_LIMIT)
 
 
-def _recollect(scored: ScoredMemory, relevance: float, now: datetime) -> Recollection:
-    """A scored memory as a prompt-ready recollection."""
-    record = scored.record
-    kind, content = _prompt_text(record, now)
-    return Recollection(
-        store=scored.store,
-        id=record.id,
-        kind=kind,
-        content=content,
-        score=scored.score,
-        relevance=relevance,
-    )
-
-
-def _prompt_text(
-    record: MemoryRecord | EpisodeRecord | ProcedureRecord | AffectRecord, now: datetime
-) -> tuple[str, str]:
-    """The kind label and the text a prompt shows for a memory."""
-    if isinstance(record, MemoryRecord):
-        return record.kind, record.content
-    if isinstance(record, EpisodeRecord):
-        text = f"conversation of {record.start_time.date().isoformat()}: {record.summary or ''}"
-        if record.topics:
-            text += f" (topics: {', '.join(record.topics)})"
-        if record.emotional_tone and record.emotional_tone != TONE_NEUTRAL:
-            text += f"; tone {record.emotional_tone}"
-        return "episode", text
-    if isinstance(record, ProcedureRecord):
-        steps = "; ".join(f"{n}. {step}" for n, step in enumerate(record.steps, start=1))
-        return "procedure", f"{record.name}: {steps}"[:MAX_MEMORY_CHARACTERS]
-    details = [f"sentiment {record.sentiment:+.1f}"]
-    if record.emotions:
-        details.append(f"emotions: {', '.join(record.emotions)}")
-    if record.triggers:
-        details.append(f"triggers: {', '.join(record.triggers)}")
-    return "feeling", f"{record.context} ({'; '.join(details)})"
-
-
 def memory_dict(record: LongTermRecord) -> dict[str, Any]:
     """A long-term memory as :meth:`MemoryEngine.overview` lists it (with its ``store``)."""
     return _as_dict(record, with_turns=False)
-
-
-def _edit_fields(store: str, changes: Mapping[str, Any]) -> dict[str, Any]:
-    """The changes under the store's own field names (``content`` resolved); names checked."""
-    if not isinstance(changes, Mapping):
-        raise MemoryError("the changes must be an object of fields")
-    fields = dict(changes)
-    main = _CONTENT_FIELDS[store]
-    if "content" in fields and main != "content":
-        if main in fields:
-            raise MemoryError(f"give content or {main}, not both")
-        fields[main] = fields.pop("content")
-    editable = EDITABLE_FIELDS[store]
-    for name in fields:
-        if name not in editable:
-            raise MemoryError(
-                f"{store} memories have no editable field {name!r}; editable: {', '.join(editable)}"
-            )
-    if not fields:
-        raise MemoryError(f"nothing to change; editable: {', '.join(editable)}")
-    return fields
-
-
-def _edited_columns(store: str, fields: Mapping[str, Any], now: datetime) -> dict[str, Any]:
-    """Validate edited fields as :meth:`MemoryEngine.remember` and its kin do; return columns."""
-    columns: dict[str, Any] = {}
-    for name, value in fields.items():
-        if name == "importance":
-            _check_importance(value)
-            columns[name] = float(value)
-        elif name == "kind":
-            if value not in MEMORY_KINDS:
-                raise MemoryError(f"kind must be one of {', '.join(MEMORY_KINDS)}")
-            columns[name] = value
-        elif name in ("content", "summary", "context"):
-            columns[name] = _text(_string(value, name), name, MAX_MEMORY_CHARACTERS)
-        elif name == "name":
-            columns[name] = _text(_string(value, name), name, MAX_NAME_CHARACTERS)
-            columns["name_key"] = _name_key(columns[name])
-        elif name in _LIST_FIELDS:
-            if not isinstance(value, list | tuple):
-                raise MemoryError(f"{name} must be a list of texts")
-            columns[name] = _items(value, name)
-            if name == "steps" and not columns[name]:
-                raise MemoryError("steps must list at least one step")
-        elif name == "difficulty":
-            if value is not None and value not in DIFFICULTIES:
-                raise MemoryError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
-            columns[name] = value
-        elif name == "success_criteria":
-            columns[name] = (
-                None if value is None else _text(_string(value, name), name, MAX_ITEM_CHARACTERS)
-            )
-        elif name == "sentiment":
-            _check_sentiment(value)
-            columns[name] = float(value)
-        elif name == "emotional_tone":
-            if value not in TONES:
-                raise MemoryError(f"emotional_tone must be one of {', '.join(TONES)}")
-            columns[name] = value
-    if store == STORE_PROCEDURAL:
-        columns["updated_at"] = now.isoformat()
-    if store == STORE_EPISODIC and _EPISODE_TEXT_FIELDS & set(columns):
-        # Marked as the user's, so a model summary still on its way does not replace it.
-        columns["summary_source"] = SUMMARY_USER
-    return columns
 
 
 def _as_dict(record: Any, *, with_turns: bool) -> dict[str, Any]:
@@ -892,64 +565,3 @@ def _as_dict(record: Any, *, with_turns: bool) -> dict[str, Any]:
         return record.as_dict(with_turns=with_turns)
     data: dict[str, Any] = record.as_dict()
     return data
-
-
-def _as_sentence(text: str) -> str:
-    text = " ".join(text.split())
-    return text if not text or not text[-1].isalnum() else f"{text}."
-
-
-def _name_key(name: str) -> str:
-    return " ".join(search_text(name).split())
-
-
-def _check_client(client_id: str) -> None:
-    if not client_id.strip():
-        raise MemoryError("client_id is required")
-
-
-def _check_importance(importance: float) -> None:
-    if not _is_number(importance) or not 0.0 <= importance <= 1.0:
-        raise MemoryError("importance must be between 0 and 1")
-
-
-def _check_sentiment(sentiment: float) -> None:
-    if not _is_number(sentiment) or not -1.0 <= sentiment <= 1.0:
-        raise MemoryError("sentiment must be between -1 and 1")
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _string(value: object, name: str) -> str:
-    if not isinstance(value, str):
-        raise MemoryError(f"{name} must be a text")
-    return value
-
-
-def _check_store(store: str) -> str:
-    if store not in MEMORY_STORES:
-        raise MemoryError(f"store must be one of {', '.join(MEMORY_STORES)}")
-    return store
-
-
-def _text(value: str, name: str, limit: int) -> str:
-    value = value.strip()
-    if not value:
-        raise MemoryError(f"{name} must not be empty")
-    if len(value) > limit:
-        raise MemoryError(f"{name} must be at most {limit} characters")
-    return value
-
-
-def _items(values: Sequence[str] | Mapping[str, Any], name: str) -> list[str]:
-    if isinstance(values, str | Mapping):
-        raise MemoryError(f"{name} must be a list of texts")
-    items = [" ".join(str(value).split()) for value in values]
-    items = [item for item in items if item]
-    if len(items) > MAX_ITEMS:
-        raise MemoryError(f"{name} must have at most {MAX_ITEMS} entries")
-    if any(len(item) > MAX_ITEM_CHARACTERS for item in items):
-        raise MemoryError(f"each of {name} must be at most {MAX_ITEM_CHARACTERS} characters")
-    return items

@@ -28,7 +28,7 @@ from ..const import (
     SOURCE_PARTIAL,
 )
 from ..llm import ModelError, ModelOutputError, ModelUnavailableError
-from ..storage.database import PersonObservation, TranscriptRecord
+from ..storage import PersonObservation, TranscriptRecord
 from ..text.language import (
     capture_memory,
     detect_language,

@@ -19,8 +19,8 @@ from typing import Any, Final
 
 from ..config import EngineConfig
 from ..llm import OllamaModel
-from ..memory.service import MemoryEngine, weights_from_config
-from ..storage.database import InsightRecord, ProactiveStore
+from ..memory import MemoryEngine, weights_from_config
+from ..storage import InsightRecord, ProactiveStore
 from .connection import DEDUPE_HORIZON, Connection, Send
 from .detector import ProactiveDetector
 from .session import (

@@ -23,7 +23,7 @@ from typing import Any, Final
 from aiohttp import hdrs, web
 
 from ..proactive.transport import bearer_token, credential_in_url
-from ..storage.database import ProactiveStore
+from ..storage import ProactiveStore
 from .errors import RequestError, json_object
 from .settings import ServerSettings
 

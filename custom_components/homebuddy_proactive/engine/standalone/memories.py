@@ -10,8 +10,8 @@ from http import HTTPStatus
 
 from aiohttp import web
 
-from ..memory.service import STORE_FACTUAL, MemoryEngine, MemoryNotFoundError, memory_dict
-from ..memory.service import MemoryError as MemoryRequestError
+from ..memory import STORE_FACTUAL, MemoryEngine, MemoryNotFoundError, memory_dict
+from ..memory import MemoryError as MemoryRequestError
 from .errors import RequestError, identifier, json_object
 
 

@@ -28,7 +28,7 @@ from ..config import ConfigError
 from ..llm import ModelUnavailableError, OllamaModel
 from ..proactive.engine import ProactiveEngine
 from ..proactive.transport import new_socket, run_socket
-from ..storage.database import ProactiveStore, StoreError
+from ..storage import ProactiveStore, StoreError
 from . import memories
 from .api_docs import docs_page, openapi_document, package_version
 from .auth import AccessTokens, SigninRateLimiter, authenticate, sign_in, utcnow

@@ -1,7 +1,7 @@
-"""Schema of the alarms table: migration v4 of the engine's store (see ``store.MIGRATIONS``).
+"""Schema of the alarms table: migration v4 of the engine's store (see ``database.MIGRATIONS``).
 
-Kept apart from ``alarms.py`` so the store can import it without importing the alarm code. A
-migration never changes once released: a new column is a new migration.
+Kept apart from ``assist/alarms.py`` so the store can import it without importing the alarm
+code. A migration never changes once released: a new column is a new migration.
 """
 
 from __future__ import annotations

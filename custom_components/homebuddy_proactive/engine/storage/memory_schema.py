@@ -1,11 +1,12 @@
-"""Schema v3 of the engine's SQLite file: the five memory stores and their search index.
+"""Schema of the memory stores in the engine's SQLite file: migrations v3 and v5.
 
-Kept apart from ``store.py`` (which appends it to its migrations) because the memory modules
-share its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
+Kept apart from ``database.py`` (which appends them to its migrations) because the memory room
+shares its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
 episodes, procedures and affective memories, a ``meta`` table, and one FTS5 index over every
 long-term store. Triggers keep the index in step with the tables whatever code writes them; they
-index text folded by ``hb_search_text`` (``memory_search.py``), which the store registers on its
-connection before migrating. Index rowids are ``id * 4 + store code``.
+index text folded by ``hb_search_text`` (``search_index.py``), which the store registers on its
+connection before migrating. Index rowids are ``id * 4 + store code``. v5 re-indexes every stored
+row (and re-keys procedure names) under the engine's one fold, ``text/normalize.py``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,14 @@ CODE_EPISODIC: Final = 1
 CODE_PROCEDURAL: Final = 2
 CODE_AFFECTIVE: Final = 3
 CODES: Final = 4
+
+
+# The text each long-term store indexes, as SQL over a row written ``{row}``.
+_FACTUAL_TEXT: Final = "{row}.content"
+_EPISODIC_TEXT: Final = "{row}.summary || ' ' || {row}.topics"
+_EPISODIC_INDEXED: Final = "{row}.summary IS NOT NULL"
+_PROCEDURAL_TEXT: Final = "{row}.name || ' ' || {row}.steps || ' ' || {row}.prerequisites"
+_AFFECTIVE_TEXT: Final = "{row}.context || ' ' || {row}.emotions || ' ' || {row}.triggers"
 
 
 def _indexed(
@@ -153,27 +162,50 @@ MEMORY_SCHEMA_V3: Final[tuple[str, ...]] = (
     """CREATE VIRTUAL TABLE memory_search USING fts5(
         body, client_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', prefix = '4 6'
     )""",
-    *_indexed("memories", CODE_FACTUAL, "{row}.content", ("content",)),
+    *_indexed("memories", CODE_FACTUAL, _FACTUAL_TEXT, ("content",)),
     *_indexed(
         "memory_episodes",
         CODE_EPISODIC,
-        "{row}.summary || ' ' || {row}.topics",
+        _EPISODIC_TEXT,
         ("summary", "topics"),
-        when="{row}.summary IS NOT NULL",
+        when=_EPISODIC_INDEXED,
     ),
     *_indexed(
         "memory_procedures",
         CODE_PROCEDURAL,
-        "{row}.name || ' ' || {row}.steps || ' ' || {row}.prerequisites",
+        _PROCEDURAL_TEXT,
         ("name", "steps", "prerequisites"),
     ),
     *_indexed(
         "memory_affects",
         CODE_AFFECTIVE,
-        "{row}.context || ' ' || {row}.emotions || ' ' || {row}.triggers",
+        _AFFECTIVE_TEXT,
         ("context", "emotions", "triggers"),
     ),
     # Memories stored before v3 become searchable.
     f"INSERT INTO memory_search (rowid, body, client_id) "
     f"SELECT id * {CODES} + {CODE_FACTUAL}, hb_search_text(content), client_id FROM memories",
+)
+
+
+def _reindexed(table: str, code: int, text: str, when: str = "1") -> str:
+    """The statement indexing every row of ``table`` as its triggers would."""
+    return (
+        "INSERT INTO memory_search (rowid, body, client_id) "
+        f"SELECT {{row}}.id * {CODES} + {code}, hb_search_text({text}), {{row}}.client_id"
+        f" FROM {table} WHERE {when}"
+    ).format(row=table)
+
+
+# The index rebuilt from the stored rows under the engine's one fold (``text/normalize.py``),
+# which reads apostrophes, dashes, no-break spaces and letters such as "ø" differently from the
+# fold of v3; procedure names are re-keyed with it. A name whose new key another procedure of
+# the same client already holds keeps its old key (the row stays, listed and searchable).
+MEMORY_SCHEMA_V5: Final[tuple[str, ...]] = (
+    "DELETE FROM memory_search",
+    _reindexed("memories", CODE_FACTUAL, _FACTUAL_TEXT),
+    _reindexed("memory_episodes", CODE_EPISODIC, _EPISODIC_TEXT, _EPISODIC_INDEXED),
+    _reindexed("memory_procedures", CODE_PROCEDURAL, _PROCEDURAL_TEXT),
+    _reindexed("memory_affects", CODE_AFFECTIVE, _AFFECTIVE_TEXT),
+    "UPDATE OR IGNORE memory_procedures SET name_key = hb_search_key(name)",
 )

@@ -1,0 +1,147 @@
+"""Short-term memory and episodes: the turns of each session and the conversations they make up.
+
+The schema's triggers add each turn to its episode and keep only a session's newest turns.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .episodes import EpisodeSummary
+from .records import (
+    EPISODE_COLUMNS,
+    TURN_COLUMNS,
+    EpisodeRecord,
+    OpenEpisode,
+    TurnRecord,
+    episode_from_row,
+    turn_from_row,
+)
+from .tables import MemoryTables, to_json, where_equal
+
+
+class ConversationStore(MemoryTables):
+    """Short-term turns (``memory_turns``) and episodes (``memory_episodes``)."""
+
+    async def recent_turns(self, session_id: str, limit: int) -> list[TurnRecord]:
+        """The session's newest turns, oldest first."""
+        rows = await self._all(
+            f"SELECT {TURN_COLUMNS} FROM memory_turns WHERE session_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (session_id, limit),
+        )
+        return [turn_from_row(row) for row in reversed(rows)]
+
+    async def list_turns(self, client_id: str | None, limit: int) -> list[TurnRecord]:
+        """A client's short-term turns (every client's for ``None``), newest first."""
+        where, args = where_equal(client_id=client_id)
+        rows = await self._all(
+            f"SELECT {TURN_COLUMNS} FROM memory_turns{where} ORDER BY id DESC LIMIT ?",
+            (*args, limit),
+        )
+        return [turn_from_row(row) for row in rows]
+
+    async def expire_turns(self, before: datetime) -> int:
+        """Delete short-term turns older than ``before``."""
+        cursor = await self._db.execute(
+            "DELETE FROM memory_turns WHERE julianday(created_at) < julianday(?)",
+            (before.isoformat(),),
+        )
+        await self._db.commit()
+        return cursor.rowcount
+
+    # -- episodes ----------------------------------------------------------------------------
+
+    async def open_episodes(self, client_id: str) -> list[OpenEpisode]:
+        """A client's open episodes, without their turns."""
+        rows = await self._all(
+            "SELECT episode_id, session_id, end_time FROM memory_episodes"
+            " WHERE client_id = ? AND closed_at IS NULL",
+            (client_id,),
+        )
+        return [
+            OpenEpisode(
+                episode_id=row[0], session_id=row[1], end_time=datetime.fromisoformat(row[2])
+            )
+            for row in rows
+        ]
+
+    async def idle_episodes(self, before: datetime, client_id: str | None) -> list[EpisodeRecord]:
+        """Open episodes whose last turn is older than ``before`` (of one client, or all)."""
+        sql = (
+            f"SELECT {EPISODE_COLUMNS} FROM memory_episodes WHERE closed_at IS NULL"
+            " AND julianday(end_time) < julianday(?)"
+        )
+        args: tuple[str, ...] = (before.isoformat(),)
+        if client_id is not None:
+            sql, args = f"{sql} AND client_id = ?", (*args, client_id)
+        return [episode_from_row(row) for row in await self._all(sql, args)]
+
+    async def record_turn(
+        self,
+        *,
+        client_id: str,
+        session_id: str,
+        episode_id: str,
+        speaker: str | None,
+        text: str,
+        language: str | None,
+        now: datetime,
+    ) -> None:
+        """Add a turn to short-term memory; the schema's triggers add it to its episode
+        (opening it with its first turn) and drop the session's oldest turns."""
+        await self._db.execute(
+            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (client_id, session_id, episode_id, speaker, text, language, now.isoformat()),
+        )
+        await self._db.commit()
+
+    async def get_episode(self, episode_id: str) -> EpisodeRecord | None:
+        """One episode by its episode id."""
+        row = await self._one(
+            f"SELECT {EPISODE_COLUMNS} FROM memory_episodes WHERE episode_id = ?", (episode_id,)
+        )
+        return episode_from_row(row) if row else None
+
+    async def close_episode(self, episode_id: str, now: datetime, summary: EpisodeSummary) -> None:
+        """Record an episode as closed, with its summary."""
+        await self._db.execute(
+            "UPDATE memory_episodes SET closed_at = ? WHERE episode_id = ?",
+            (now.isoformat(), episode_id),
+        )
+        await self.set_episode_summary(episode_id, summary)
+
+    async def set_episode_summary(self, episode_id: str, summary: EpisodeSummary) -> None:
+        """Record an episode's summary, topics, tone and key interactions."""
+        await self._db.execute(
+            "UPDATE memory_episodes SET summary = ?, summary_source = ?, topics = ?,"
+            " emotional_tone = ?, key_interactions = ? WHERE episode_id = ?",
+            (
+                summary.summary,
+                summary.source,
+                to_json(list(summary.topics)),
+                summary.emotional_tone,
+                to_json([turn.as_dict() for turn in summary.key_interactions]),
+                episode_id,
+            ),
+        )
+        await self._db.commit()
+
+    async def episodes_to_compact(self, before: datetime) -> list[EpisodeRecord]:
+        """Closed episodes that ended before ``before`` and still keep their turns."""
+        rows = await self._all(
+            f"SELECT {EPISODE_COLUMNS} FROM memory_episodes WHERE closed_at IS NOT NULL"
+            " AND compacted_at IS NULL AND julianday(end_time) < julianday(?)",
+            (before.isoformat(),),
+        )
+        return [episode_from_row(row) for row in rows]
+
+    async def compact_episode(self, episode_id: str, now: datetime) -> None:
+        """Replace an episode's turn list by its summary (which must already be set)."""
+        await self._db.execute(
+            "UPDATE memory_episodes SET turns = '[]', compacted_at = ? WHERE episode_id = ?"
+            " AND summary IS NOT NULL",
+            (now.isoformat(), episode_id),
+        )
+        await self._db.commit()

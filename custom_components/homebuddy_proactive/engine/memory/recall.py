@@ -1,0 +1,199 @@
+"""Retrieval: the memories relevant to a moment of conversation, ranked for a prompt.
+
+Every long-term store is searched through the FTS5 index; BM25 matches are ranked by relevance
+times (1 + the memory's score), then the client's best preferences fill free places. A retrieved
+memory counts as accessed (at most once per :data:`ACCESS_DEBOUNCE`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Final
+
+from ..const import GLOBAL_CLIENT_ID
+from ..storage.memories import MemoryRecord
+from ..text.language import CapturedMemory, memory_card
+from .episodes import TONE_NEUTRAL
+from .records import (
+    STORE_FACTUAL,
+    AffectRecord,
+    EpisodeRecord,
+    ProcedureRecord,
+    ScoredMemory,
+    SearchHit,
+    memory_ref,
+)
+from .scoring import ScoreWeights
+from .search import name_terms, query_terms
+from .stores import MemoryStore
+from .validation import MAX_MEMORY_CHARACTERS
+
+SEARCH_CANDIDATES: Final = 40
+PREFERENCE_FILL: Final = 3
+# Repeated retrievals within this time count as one access (partials evaluate every second).
+ACCESS_DEBOUNCE: Final = timedelta(minutes=10)
+NOTE_KINDS: Final = frozenset({"fact", "person", "preference"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recollection:
+    """A memory retrieved for a moment of conversation, ready for a prompt line."""
+
+    store: str
+    id: int
+    kind: str
+    content: str
+    score: float
+    relevance: float
+
+    @property
+    def ref(self) -> int:
+        """The memory's reference for an insight's ``memory_ids`` (feedback reaches it)."""
+        return memory_ref(self.store, self.id)
+
+
+class Recall:
+    """Retrieval over one :class:`MemoryStore`, with the engine's clock and score weights."""
+
+    def __init__(
+        self, memories: MemoryStore, clock: Callable[[], datetime], weights: ScoreWeights
+    ) -> None:
+        """Bind the stores, the clock and the weights."""
+        self.memories = memories
+        self.clock = clock
+        self.weights = weights
+
+    async def retrieve(self, client_id: str, text: str, limit: int) -> list[Recollection]:
+        """Up to ``limit`` memories of the client (and global ones) relevant to ``text``.
+
+        Every long-term store is searched; BM25 matches are ranked by relevance times
+        (1 + score), then the client's best preferences fill free places. Counts an access.
+        """
+        if limit <= 0:
+            return []
+        now = self.clock()
+        clients = (client_id, GLOBAL_CLIENT_ID)
+        hits = await self.memories.search(
+            clients, query_terms(text), candidates=max(SEARCH_CANDIDATES, 4 * limit)
+        )
+        ranked = sorted(
+            (
+                (hit.relevance * (1 + scored.score), hit, scored)
+                for hit, scored in await self._scored(hits, now)
+            ),
+            key=lambda item: -item[0],
+        )
+        chosen = [recollect(scored, hit.relevance, now) for _, hit, scored in ranked[:limit]]
+        if len(chosen) < limit:
+            taken = {(r.store, r.id) for r in chosen}
+            preferences = await self.memories.preferences(
+                clients, PREFERENCE_FILL, now, self.weights
+            )
+            preferences.sort(key=lambda scored: -scored.score)
+            fill = [p for p in preferences if (STORE_FACTUAL, p.record.id) not in taken]
+            room = min(limit - len(chosen), PREFERENCE_FILL)
+            chosen += [recollect(scored, 0.0, now) for scored in fill[:room]]
+        await self._touch(chosen, now)
+        return chosen
+
+    async def _scored(
+        self, hits: Sequence[SearchHit], now: datetime
+    ) -> list[tuple[SearchHit, ScoredMemory]]:
+        by_store: dict[str, list[int]] = defaultdict(list)
+        for hit in hits:
+            by_store[hit.store].append(hit.id)
+        scored: dict[tuple[str, int], ScoredMemory] = {}
+        for store, ids in by_store.items():
+            for memory in await self.memories.scored(store, ids, now, self.weights):
+                scored[(store, memory.record.id)] = memory
+        return [(hit, scored[(hit.store, hit.id)]) for hit in hits if (hit.store, hit.id) in scored]
+
+    async def _touch(self, recollections: Sequence[Recollection], now: datetime) -> None:
+        accessed: dict[str, list[int]] = defaultdict(list)
+        for recollection in recollections:
+            accessed[recollection.store].append(recollection.id)
+        await self.memories.touch(accessed, now, ACCESS_DEBOUNCE)
+
+    async def reminder_card(
+        self,
+        client_id: str,
+        captured: CapturedMemory,
+        memory: MemoryRecord,
+        *,
+        maximum: int,
+    ) -> tuple[str, tuple[int, ...]]:
+        """The deterministic card of a captured reminder or task, and the memories it used.
+
+        When the reminder names someone the memory knows (a fact, person or preference), the
+        card adds that memory, if the whole still fits the glasses.
+        """
+        card = memory_card(captured)
+        names = name_terms(captured.content)
+        if not names:
+            return card, (memory.id,)
+        now = self.clock()
+        hits = await self.memories.search(
+            (client_id, GLOBAL_CLIENT_ID), names, candidates=10, stores=(STORE_FACTUAL,)
+        )
+        notes = [
+            (hit.relevance * (1 + scored.score), scored)
+            for hit, scored in await self._scored(hits, now)
+            if scored.record.id != memory.id
+            and isinstance(scored.record, MemoryRecord)
+            and scored.record.kind in NOTE_KINDS
+        ]
+        if not notes:
+            return card, (memory.id,)
+        _, best = max(notes, key=lambda item: item[0])
+        note = recollect(best, 1.0, now)
+        text = f"{card} {as_sentence(note.content)}"
+        if len(text) > maximum:
+            return card, (memory.id,)
+        await self._touch([note], now)
+        return text, (memory.id, note.ref)
+
+
+def recollect(scored: ScoredMemory, relevance: float, now: datetime) -> Recollection:
+    """A scored memory as a prompt-ready recollection."""
+    record = scored.record
+    kind, content = _prompt_text(record, now)
+    return Recollection(
+        store=scored.store,
+        id=record.id,
+        kind=kind,
+        content=content,
+        score=scored.score,
+        relevance=relevance,
+    )
+
+
+def _prompt_text(
+    record: MemoryRecord | EpisodeRecord | ProcedureRecord | AffectRecord, now: datetime
+) -> tuple[str, str]:
+    """The kind label and the text a prompt shows for a memory."""
+    if isinstance(record, MemoryRecord):
+        return record.kind, record.content
+    if isinstance(record, EpisodeRecord):
+        text = f"conversation of {record.start_time.date().isoformat()}: {record.summary or ''}"
+        if record.topics:
+            text += f" (topics: {', '.join(record.topics)})"
+        if record.emotional_tone and record.emotional_tone != TONE_NEUTRAL:
+            text += f"; tone {record.emotional_tone}"
+        return "episode", text
+    if isinstance(record, ProcedureRecord):
+        steps = "; ".join(f"{n}. {step}" for n, step in enumerate(record.steps, start=1))
+        return "procedure", f"{record.name}: {steps}"[:MAX_MEMORY_CHARACTERS]
+    details = [f"sentiment {record.sentiment:+.1f}"]
+    if record.emotions:
+        details.append(f"emotions: {', '.join(record.emotions)}")
+    if record.triggers:
+        details.append(f"triggers: {', '.join(record.triggers)}")
+    return "feeling", f"{record.context} ({'; '.join(details)})"
+
+
+def as_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    return text if not text or not text[-1].isalnum() else f"{text}."

@@ -1,0 +1,79 @@
+"""The ``transcripts`` table: the final transcripts of every session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import aiosqlite
+
+
+@dataclass(frozen=True, kw_only=True)
+class TranscriptRecord:
+    """A final transcript as stored."""
+
+    event_id: str
+    client_id: str
+    session_id: str
+    text: str
+    speaker: str | None
+    language: str | None
+    timestamp: datetime
+
+
+class TranscriptTable:
+    """Queries of the ``transcripts`` table (part of :class:`ProactiveStore`)."""
+
+    _db: aiosqlite.Connection
+
+    async def add_transcript(self, record: TranscriptRecord, received_at: datetime) -> None:
+        """Store one final transcript."""
+        await self._db.execute(
+            "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
+            " timestamp, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.event_id,
+                record.client_id,
+                record.session_id,
+                record.text,
+                record.speaker,
+                record.language,
+                record.timestamp.isoformat(),
+                received_at.isoformat(),
+            ),
+        )
+        await self._db.commit()
+
+    async def recent_transcripts(
+        self, session_id: str, since: datetime, limit: int
+    ) -> list[TranscriptRecord]:
+        """Return the session's finals received since ``since``, oldest first."""
+        async with self._db.execute(
+            "SELECT event_id, client_id, session_id, text, speaker, language, timestamp"
+            " FROM transcripts WHERE session_id = ? AND received_at >= ?"
+            " ORDER BY id DESC LIMIT ?",
+            (session_id, since.isoformat(), limit),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [
+            TranscriptRecord(
+                event_id=row[0],
+                client_id=row[1],
+                session_id=row[2],
+                text=row[3],
+                speaker=row[4],
+                language=row[5],
+                timestamp=datetime.fromisoformat(row[6]),
+            )
+            for row in reversed(list(rows))
+        ]
+
+    async def count_transcripts(self, session_id: str | None = None) -> int:
+        """Count stored finals (of one session, or all)."""
+        sql = "SELECT COUNT(*) FROM transcripts"
+        args: tuple[str, ...] = ()
+        if session_id is not None:
+            sql, args = f"{sql} WHERE session_id = ?", (session_id,)
+        async with self._db.execute(sql, args) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
