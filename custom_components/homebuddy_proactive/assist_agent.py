@@ -18,7 +18,7 @@ Nothing here raises to the user: every failure becomes a short sentence in their
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Final
@@ -96,8 +96,8 @@ from .engine.assist.router import (
 )
 from .engine.memory.service import STORE_AFFECTIVE, STORE_EPISODIC
 from .engine.memory.service import MemoryError as MemoryRequestError
+from .engine.proactive.engine import ProactiveEngine
 from .engine.text.language import detect_language, is_question
-from .models import HomeBuddyConfigEntry
 
 CONFIRMATION_TIMEOUT: Final = timedelta(seconds=60)
 REPEAT_WINDOW: Final = timedelta(minutes=30)
@@ -170,12 +170,14 @@ def turn_language(requested: str | None, text: str) -> str:
 class HomeBuddyAssistant:
     """Everything the Assist agent of one config entry keeps between turns."""
 
-    def __init__(self, hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> None:
-        """Read the options and build the handlers; alarms are armed by :meth:`async_start`."""
+    def __init__(
+        self, hass: HomeAssistant, engine: ProactiveEngine, options: Mapping[str, Any]
+    ) -> None:
+        """Use the engine's model, memory and store with the entry's Assist options.
+
+        Alarms are armed by :meth:`async_start`.
+        """
         self.hass = hass
-        self.entry = entry
-        runtime = entry.runtime_data
-        options = entry.options
         self.allowed_domains = frozenset(options.get(CONF_ALLOWED_DOMAINS, DEFAULT_ALLOWED_DOMAINS))
         per_minute = int(options.get(CONF_ACTIONS_PER_MINUTE, DEFAULT_ACTIONS_PER_MINUTE))
         self.rate_limiter = ActionRateLimiter(per_minute, dt_util.utcnow)
@@ -184,10 +186,10 @@ class HomeBuddyAssistant:
         )
         self.repeats = RepeatTracker(REPEAT_WINDOW, dt_util.utcnow)
         self.signals = SignalCounter(SIGNAL_WINDOW, dt_util.utcnow)
-        self.router = AssistRouter(runtime.model)
-        self.memory = runtime.engine.memory
-        self.memory_limit = runtime.engine.config.memory_result_limit
-        self.alarms = AlarmClock(hass, AlarmBook(runtime.store))
+        self.router = AssistRouter(engine.model)
+        self.memory = engine.memory
+        self.memory_limit = engine.config.memory_result_limit
+        self.alarms = AlarmClock(hass, AlarmBook(engine.store))
         self.weather_entity: str | None = options.get(CONF_WEATHER_ENTITY) or None
         news_url: str = options.get(CONF_NEWS_URL) or ""
         self.news: NewsReader | None = None

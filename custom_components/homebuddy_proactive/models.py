@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from homeassistant.config_entries import ConfigEntry
 
+from .assist_agent import HomeBuddyAssistant
 from .engine.llm import OllamaModel
 from .engine.proactive.engine import Insight, ProactiveEngine
 from .engine.storage.database import ProactiveStore
-
-if TYPE_CHECKING:
-    from .assist_agent import HomeBuddyAssistant
 
 type HomeBuddyConfigEntry = ConfigEntry[HomeBuddyRuntimeData]
 
@@ -44,10 +41,9 @@ class HomeBuddyRuntimeData:
     engine: ProactiveEngine
     store: ProactiveStore
     model: OllamaModel
+    # The Assist agent's state between turns: alarms, confirmations, rate limit.
+    assist: HomeBuddyAssistant
     tally: InsightTally = field(default_factory=InsightTally)
-    # The Assist agent's state (alarms, confirmations, rate limit), set by the conversation
-    # platform.
-    assist: HomeBuddyAssistant | None = None
     closed: bool = False
 
     @property
@@ -56,10 +52,11 @@ class HomeBuddyRuntimeData:
         return self.model.stats.available
 
     async def async_close(self) -> None:
-        """Close sockets, lanes, the store and the Ollama client (once)."""
+        """Silence the alarm timers, then close sockets, lanes, the store and Ollama (once)."""
         if self.closed:
             return
         self.closed = True
+        self.assist.async_stop()
         await self.engine.close()
         await self.store.close()
         await self.model.close()
