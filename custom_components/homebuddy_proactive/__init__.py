@@ -177,7 +177,7 @@ def insight_event_data(insight: Insight) -> dict[str, Any]:
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
-    """Close sockets, lanes, the store and the Ollama client."""
+    """Stop the alarm timers; close the glasses' connections, the store and the Ollama client."""
     unloaded = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
     if unloaded:
         await entry.runtime_data.async_close()

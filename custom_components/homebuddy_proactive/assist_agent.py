@@ -1,4 +1,4 @@
-"""The Assist agent's dispatch layer: fast paths, one router call, deterministic handlers.
+"""How the Assist agent answers a request: by code when it can, else one model call, then code.
 
 Order of a turn (seed 001's dispatch layer, made safe for a home):
 

@@ -36,7 +36,7 @@ async def async_setup_entry(
 class HomeBuddyConversationEntity(
     HomeBuddyEntity, conversation.ConversationEntity, AbstractConversationAgent
 ):
-    """Routes each request with the entry's Ollama model; handlers do the actions."""
+    """The assistant in an Assist pipeline: understands each request and answers or acts."""
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:

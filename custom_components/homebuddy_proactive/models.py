@@ -36,7 +36,10 @@ class InsightTally:
 
 @dataclass(kw_only=True)
 class HomeBuddyRuntimeData:
-    """What a loaded entry owns; everything here is closed on unload."""
+    """What a loaded entry owns: the engine, its store and model, and the Assist agent.
+
+    Built by ``async_setup_entry`` before the platforms; everything here is closed on unload.
+    """
 
     engine: ProactiveEngine
     store: ProactiveStore
@@ -52,7 +55,7 @@ class HomeBuddyRuntimeData:
         return self.model.stats.available
 
     async def async_close(self) -> None:
-        """Silence the alarm timers, then close sockets, lanes, the store and Ollama (once)."""
+        """Stop the alarm timers, then close the glasses' connections, the store and Ollama."""
         if self.closed:
             return
         self.closed = True
