@@ -17,6 +17,7 @@ from homeassistant.util import dt as dt_util
 from homeassistant.util.ssl import get_default_context
 
 from .alarm_services import async_setup_alarm_services
+from .assist_agent import HomeBuddyAssistant
 from .const import (
     CONF_DETECTOR_MODE,
     CONF_MODEL,
@@ -67,7 +68,7 @@ def engine_config(entry: HomeBuddyConfigEntry) -> EngineConfig:
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
-    """Open the store, probe Ollama and start the engine."""
+    """Open the store, probe Ollama, start the engine and re-arm the alarms set by voice."""
     try:
         config = engine_config(entry)
     except ConfigError as err:
@@ -102,7 +103,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         ) from err
 
     engine = ProactiveEngine(config, store, model, clock=dt_util.utcnow)
-    runtime = HomeBuddyRuntimeData(engine=engine, store=store, model=model)
+    assistant = HomeBuddyAssistant(hass, engine, entry.options)
+    runtime = HomeBuddyRuntimeData(engine=engine, store=store, model=model, assist=assistant)
     entry.runtime_data = runtime
 
     @callback
@@ -145,10 +147,15 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
 
     async def close_on_stop(_event: Event) -> None:
         # HA does not unload entries when it stops; an open aiosqlite thread would keep the
-        # process from exiting.
+        # process from exiting. The alarm timers are silenced first.
         await runtime.async_close()
 
     entry.async_on_unload(hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, close_on_stop))
+    try:
+        await assistant.async_start()
+    except Exception:
+        await runtime.async_close()
+        raise
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     return True
 
@@ -170,7 +177,7 @@ def insight_event_data(insight: Insight) -> dict[str, Any]:
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
-    """Close sockets, lanes, the store and the Ollama client."""
+    """Stop the alarm timers; close the glasses' connections, the store and the Ollama client."""
     unloaded = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
     if unloaded:
         await entry.runtime_data.async_close()

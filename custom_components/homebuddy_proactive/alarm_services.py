@@ -44,10 +44,9 @@ CANCEL_ALARM_SCHEMA: Final = vol.All(
 
 def _assistant(hass: HomeAssistant) -> HomeBuddyAssistant:
     """Return the Assist agent of the loaded entry, or raise a translated error."""
-    for entry in hass.config_entries.async_loaded_entries(DOMAIN):
-        runtime: HomeBuddyRuntimeData = entry.runtime_data
-        if runtime.assist is not None:
-            return runtime.assist
+    if entries := hass.config_entries.async_loaded_entries(DOMAIN):
+        runtime: HomeBuddyRuntimeData = entries[0].runtime_data
+        return runtime.assist
     raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
 
 

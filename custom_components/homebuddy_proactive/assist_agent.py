@@ -1,4 +1,4 @@
-"""The Assist agent's dispatch layer: fast paths, one router call, deterministic handlers.
+"""How the Assist agent answers a request: by code when it can, else one model call, then code.
 
 Order of a turn (seed 001's dispatch layer, made safe for a home):
 
@@ -11,25 +11,23 @@ Order of a turn (seed 001's dispatch layer, made safe for a home):
 6. otherwise the router (one model call) picks a command and a handler does the I/O: devices
    through Home Assistant's own intents (exposed entities only, allowed domains only,
    confirmation for locks and doors, rate-limited, audited in the logbook), the weather entity
-   of the options, the news feed of the options, alarms, memories, or the model's chat answer.
+   and the news feed of the options (:mod:`.weather_and_news`), alarms, memories, or the
+   model's chat answer.
 
 Nothing here raises to the user: every failure becomes a short sentence in their language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Any, Final
 
-import voluptuous as vol
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_should_expose
 from homeassistant.components.logbook import async_log_entry
-from homeassistant.const import STATE_UNAVAILABLE, STATE_UNKNOWN
 from homeassistant.core import Context, HomeAssistant, State, callback
-from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import intent
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.util import dt as dt_util
@@ -59,11 +57,9 @@ from .engine.assist.alarms import (
     parse_alarm_command,
     parse_alarm_time,
 )
-from .engine.assist.news import NewsReader, NewsUnavailableError
+from .engine.assist.news import NewsReader
 from .engine.assist.phrases import (
-    DayForecast,
     action_verb,
-    describe_weather,
     join_names,
     say,
     spoken_language,
@@ -96,8 +92,9 @@ from .engine.assist.router import (
 )
 from .engine.memory import STORE_AFFECTIVE, STORE_EPISODIC
 from .engine.memory import MemoryError as MemoryRequestError
+from .engine.proactive.engine import ProactiveEngine
 from .engine.text.language import detect_language, is_question
-from .models import HomeBuddyConfigEntry
+from .weather_and_news import async_news_answer, async_weather_answer
 
 CONFIRMATION_TIMEOUT: Final = timedelta(seconds=60)
 REPEAT_WINDOW: Final = timedelta(minutes=30)
@@ -170,12 +167,14 @@ def turn_language(requested: str | None, text: str) -> str:
 class HomeBuddyAssistant:
     """Everything the Assist agent of one config entry keeps between turns."""
 
-    def __init__(self, hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> None:
-        """Read the options and build the handlers; alarms are armed by :meth:`async_start`."""
+    def __init__(
+        self, hass: HomeAssistant, engine: ProactiveEngine, options: Mapping[str, Any]
+    ) -> None:
+        """Use the engine's model, memory and store with the entry's Assist options.
+
+        Alarms are armed by :meth:`async_start`.
+        """
         self.hass = hass
-        self.entry = entry
-        runtime = entry.runtime_data
-        options = entry.options
         self.allowed_domains = frozenset(options.get(CONF_ALLOWED_DOMAINS, DEFAULT_ALLOWED_DOMAINS))
         per_minute = int(options.get(CONF_ACTIONS_PER_MINUTE, DEFAULT_ACTIONS_PER_MINUTE))
         self.rate_limiter = ActionRateLimiter(per_minute, dt_util.utcnow)
@@ -184,10 +183,10 @@ class HomeBuddyAssistant:
         )
         self.repeats = RepeatTracker(REPEAT_WINDOW, dt_util.utcnow)
         self.signals = SignalCounter(SIGNAL_WINDOW, dt_util.utcnow)
-        self.router = AssistRouter(runtime.model)
-        self.memory = runtime.engine.memory
-        self.memory_limit = runtime.engine.config.memory_result_limit
-        self.alarms = AlarmClock(hass, AlarmBook(runtime.store))
+        self.router = AssistRouter(engine.model)
+        self.memory = engine.memory
+        self.memory_limit = engine.config.memory_result_limit
+        self.alarms = AlarmClock(hass, AlarmBook(engine.store))
         self.weather_entity: str | None = options.get(CONF_WEATHER_ENTITY) or None
         news_url: str = options.get(CONF_NEWS_URL) or ""
         self.news: NewsReader | None = None
@@ -252,9 +251,11 @@ class HomeBuddyAssistant:
         if decision.command == COMMAND_SERVICE:
             return await self._service(decision, turn)
         if decision.command == COMMAND_WEATHER:
-            return await self._weather(turn)
+            return await async_weather_answer(
+                self.hass, self.weather_entity, turn.language, turn.context
+            )
         if decision.command == COMMAND_NEWS:
-            return await self._news(turn)
+            return await async_news_answer(self.news, turn.language)
         if decision.command == COMMAND_ALARM:
             return await self._alarm(AlarmCommand("set", parse_alarm_time(decision.time)), turn)
         if decision.command == COMMAND_MEMORY_SAVE:
@@ -564,57 +565,6 @@ class HomeBuddyAssistant:
             context=turn.context,
         )
 
-    # -- weather and news --------------------------------------------------------------------
-
-    async def _weather(self, turn: AssistTurn) -> str:
-        lang = turn.language
-        if not self.weather_entity:
-            return say("weather_not_configured", lang)
-        state = self.hass.states.get(self.weather_entity)
-        if state is None or state.state in (STATE_UNAVAILABLE, STATE_UNKNOWN):
-            return say("weather_unavailable", lang)
-        forecast: list[dict[str, Any]] = []
-        try:
-            response = await self.hass.services.async_call(
-                "weather",
-                "get_forecasts",
-                {"entity_id": self.weather_entity, "type": "daily"},
-                blocking=True,
-                return_response=True,
-                context=turn.context,
-            )
-        except (HomeAssistantError, vol.Invalid) as err:
-            # The current conditions are still worth saying without a forecast.
-            LOGGER.debug("No daily forecast from %s: %s", self.weather_entity, err)
-        else:
-            entity_forecast = (response or {}).get(self.weather_entity)
-            days = entity_forecast.get("forecast") if isinstance(entity_forecast, dict) else None
-            if isinstance(days, list):
-                forecast = [day for day in days if isinstance(day, dict)]
-        today, tomorrow = _today_and_tomorrow(forecast, dt_util.now().date())
-        temperature = state.attributes.get("temperature")
-        return describe_weather(
-            language=lang,
-            condition=state.state,
-            temperature=float(temperature) if isinstance(temperature, int | float) else None,
-            today=today,
-            tomorrow=tomorrow,
-        )
-
-    async def _news(self, turn: AssistTurn) -> str:
-        lang = turn.language
-        if self.news is None:
-            return say("news_not_configured", lang)
-        try:
-            headlines = await self.news.headlines(3)
-        except NewsUnavailableError as err:
-            LOGGER.info("News feed unavailable: %s", err)
-            return say("news_unavailable", lang)
-        if not headlines:
-            return say("news_empty", lang)
-        spoken = " ".join(f"{h.title.rstrip(' .')}." for h in headlines)
-        return say("news_headlines", lang, headlines=spoken)
-
 
 def _worth_repeating(text: str, key: str, language: str) -> bool:
     """A real question ("quel jour sommes-nous ?"), not a two-word follow-up ("et demain ?")."""
@@ -632,32 +582,3 @@ def _needs_confirmation(state: State) -> bool:
         state.domain in CONFIRM_DOMAINS
         or state.attributes.get("device_class") in CONFIRM_DEVICE_CLASSES
     )
-
-
-def _forecast_day(entry: dict[str, Any]) -> DayForecast:
-    def number(key: str) -> float | None:
-        value = entry.get(key)
-        return float(value) if isinstance(value, int | float) else None
-
-    condition = entry.get("condition")
-    return DayForecast(
-        condition=condition if isinstance(condition, str) else None,
-        high=number("temperature"),
-        low=number("templow"),
-    )
-
-
-def _today_and_tomorrow(
-    forecast: Sequence[dict[str, Any]], today: date
-) -> tuple[DayForecast | None, DayForecast | None]:
-    """Pick today's and tomorrow's entries of a daily forecast by their dates."""
-    days: dict[date, DayForecast] = {}
-    for entry in forecast:
-        when = entry.get("datetime")
-        parsed = dt_util.parse_datetime(when) if isinstance(when, str) else None
-        if isinstance(when, datetime):
-            parsed = when
-        if parsed is None:
-            continue
-        days.setdefault(dt_util.as_local(parsed).date(), _forecast_day(entry))
-    return days.get(today), days.get(today + timedelta(days=1))

@@ -11,12 +11,12 @@ from typing import Literal
 
 from homeassistant.components import conversation
 from homeassistant.components.conversation.models import AbstractConversationAgent
-from homeassistant.const import EVENT_HOMEASSISTANT_STOP, MATCH_ALL
+from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity import EntityDescription
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from .assist_agent import AssistTurn, HomeBuddyAssistant, turn_language
+from .assist_agent import AssistTurn, turn_language
 from .entity import HomeBuddyEntity
 from .models import HomeBuddyConfigEntry
 
@@ -29,22 +29,14 @@ async def async_setup_entry(
     entry: HomeBuddyConfigEntry,
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
-    """Re-arm the stored alarms and add the conversation entity."""
-    assistant = HomeBuddyAssistant(hass, entry)
-    await assistant.async_start()
-    entry.async_on_unload(assistant.async_stop)
-    # HA closes the store when it stops, without unloading the entry: silence the timers first.
-    entry.async_on_unload(
-        hass.bus.async_listen_once(EVENT_HOMEASSISTANT_STOP, lambda _event: assistant.async_stop())
-    )
-    entry.runtime_data.assist = assistant
+    """Add the conversation entity (the entry's Assist agent is already running)."""
     async_add_entities([HomeBuddyConversationEntity(entry, ASSISTANT_DESCRIPTION)])
 
 
 class HomeBuddyConversationEntity(
     HomeBuddyEntity, conversation.ConversationEntity, AbstractConversationAgent
 ):
-    """Routes each request with the entry's Ollama model; handlers do the actions."""
+    """The assistant in an Assist pipeline: understands each request and answers or acts."""
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -67,8 +59,6 @@ class HomeBuddyConversationEntity(
         chat_log: conversation.ChatLog,
     ) -> conversation.ConversationResult:
         """Answer one request and put the answer in the chat log."""
-        assistant = self.entry.runtime_data.assist
-        assert assistant is not None
         turn = AssistTurn(
             text=user_input.text,
             language=turn_language(user_input.language, user_input.text),
@@ -79,7 +69,7 @@ class HomeBuddyConversationEntity(
             agent_id=self.entity_id,
             recent_turns=_recent_turns(chat_log),
         )
-        speech = await assistant.async_handle(turn)
+        speech = await self.entry.runtime_data.assist.async_handle(turn)
         chat_log.async_add_assistant_content_without_tools(
             conversation.AssistantContent(agent_id=self.entity_id, content=speech)
         )

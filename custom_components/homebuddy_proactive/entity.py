@@ -31,7 +31,7 @@ class HomeBuddyEntity(Entity):
 
 
 class HomeBuddyStatusEntity(HomeBuddyEntity):
-    """An entity whose state follows the engine: sockets opening and closing, Ollama's status.
+    """An entity whose state follows the engine: glasses connecting and leaving, Ollama's status.
 
     The engine calls its state listeners when a connection changes and when the model becomes
     reachable or unreachable (``OllamaModel.on_status_change``).

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from homeassistant.config_entries import ConfigEntry
 
+from .assist_agent import HomeBuddyAssistant
 from .engine.llm import OllamaModel
 from .engine.proactive.engine import Insight, ProactiveEngine
 from .engine.storage import ProactiveStore
-
-if TYPE_CHECKING:
-    from .assist_agent import HomeBuddyAssistant
 
 type HomeBuddyConfigEntry = ConfigEntry[HomeBuddyRuntimeData]
 
@@ -39,15 +36,17 @@ class InsightTally:
 
 @dataclass(kw_only=True)
 class HomeBuddyRuntimeData:
-    """What a loaded entry owns; everything here is closed on unload."""
+    """What a loaded entry owns: the engine, its store and model, and the Assist agent.
+
+    Built by ``async_setup_entry`` before the platforms; everything here is closed on unload.
+    """
 
     engine: ProactiveEngine
     store: ProactiveStore
     model: OllamaModel
+    # The Assist agent's state between turns: alarms, confirmations, rate limit.
+    assist: HomeBuddyAssistant
     tally: InsightTally = field(default_factory=InsightTally)
-    # The Assist agent's state (alarms, confirmations, rate limit), set by the conversation
-    # platform.
-    assist: HomeBuddyAssistant | None = None
     closed: bool = False
 
     @property
@@ -56,10 +55,11 @@ class HomeBuddyRuntimeData:
         return self.model.stats.available
 
     async def async_close(self) -> None:
-        """Close sockets, lanes, the store and the Ollama client (once)."""
+        """Stop the alarm timers, then close the glasses' connections, the store and Ollama."""
         if self.closed:
             return
         self.closed = True
+        self.assist.async_stop()
         await self.engine.close()
         await self.store.close()
         await self.model.close()

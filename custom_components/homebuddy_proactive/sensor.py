@@ -1,4 +1,4 @@
-"""Sensors: last insight, insights today, active sessions, LLM status."""
+"""Sensors: last insight, insights today, active sessions, language model status."""
 
 from __future__ import annotations
 

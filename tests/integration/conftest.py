@@ -11,8 +11,16 @@ import pytest
 from homeassistant.auth.models import TOKEN_TYPE_LONG_LIVED_ACCESS_TOKEN
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import entity_registry as er
 from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+from pytest_homeassistant_custom_component.syrupy import (
+    ANY,
+    EntityRegistryEntrySnapshot,
+    HomeAssistantSnapshotExtension,
+    HomeAssistantSnapshotSerializer,
+)
+from syrupy.assertion import SnapshotAssertion
 
 from custom_components.homebuddy_proactive.config_flow import ENTRY_TITLE
 from custom_components.homebuddy_proactive.const import (
@@ -25,6 +33,57 @@ from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTI
 from tests.fake_ollama import FakeOllama
 
 MODEL: str = "llama3.2:3b"
+# Fixed, so the entities' unique ids (entry id + key) are the same in every snapshot run.
+SNAPSHOT_ENTRY_ID: str = "01JHOMEBUDDYSNAPSHOTENTRY0"
+# What an entity registry entry says about our entities. The registry's other fields (ids,
+# timestamps, aliases, labels, object-id helpers) are Home Assistant's bookkeeping and change
+# between its versions; the suite runs on more than one.
+REGISTRY_FIELDS: tuple[str, ...] = (
+    "entity_id",
+    "unique_id",
+    "platform",
+    "domain",
+    "translation_key",
+    "has_entity_name",
+    "original_name",
+    "name",
+    "original_device_class",
+    "device_class",
+    "entity_category",
+    "original_icon",
+    "icon",
+    "capabilities",
+    "supported_features",
+    "unit_of_measurement",
+    "disabled_by",
+    "hidden_by",
+    "config_entry_id",
+    "device_id",
+)
+
+
+class RegistryFieldsSerializer(HomeAssistantSnapshotSerializer):
+    """Home Assistant's snapshot serializer, keeping only :data:`REGISTRY_FIELDS` of entries."""
+
+    @classmethod
+    def _serialize(cls, data: Any, **kwargs: Any) -> str:
+        """Reduce a registry entry to our fields, then serialize as Home Assistant does."""
+        if isinstance(data, er.RegistryEntry):
+            fields = {field: getattr(data, field) for field in REGISTRY_FIELDS}
+            data = EntityRegistryEntrySnapshot(fields | {"config_entry_id": ANY, "device_id": ANY})
+        return super()._serialize(data, **kwargs)
+
+
+class RegistryFieldsExtension(HomeAssistantSnapshotExtension):
+    """Snapshots in ``snapshots/`` as Home Assistant's, registry entries cut to our fields."""
+
+    serializer_class = RegistryFieldsSerializer
+
+
+@pytest.fixture
+def snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """The harness's snapshot assertion, with registry entries reduced to stable fields."""
+    return snapshot.use_extension(RegistryFieldsExtension)
 
 
 @pytest.fixture(autouse=True)
@@ -77,12 +136,20 @@ async def fake_ollama(socket_enabled: None) -> AsyncIterator[FakeOllama]:
 
 
 def config_entry(
-    ollama_url: str, detector_mode: str = DETECTOR_HEURISTIC, **options: Any
+    ollama_url: str,
+    detector_mode: str = DETECTOR_HEURISTIC,
+    *,
+    entry_id: str | None = None,
+    **options: Any,
 ) -> MockConfigEntry:
-    """A config entry pointing at ``ollama_url`` in ``detector_mode``, with ``options``."""
+    """A config entry pointing at ``ollama_url`` in ``detector_mode``, with ``options``.
+
+    ``entry_id`` fixes the id (and so the entities' unique ids) for snapshots.
+    """
     return MockConfigEntry(
         domain=DOMAIN,
         title=ENTRY_TITLE,
+        entry_id=entry_id,
         data={
             CONF_URL: ollama_url,
             CONF_MODEL: MODEL,

@@ -30,7 +30,7 @@ async def test_manifest_through_the_loader(hass: HomeAssistant) -> None:
     assert integration.config_flow is True
     assert integration.single_config_entry is True
     assert integration.iot_class == "local_push"
-    assert integration.dependencies == ["http"]
+    assert integration.dependencies == ["conversation", "http"]
 
     requirements = integration.requirements
     assert requirements

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from homeassistant.config_entries import ConfigEntryState
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
@@ -24,9 +26,16 @@ from .conftest import MODEL, REPO_ROOT, run_simulator
 
 @pytest.fixture
 async def loaded_entry(
-    hass: HomeAssistant, enable_custom_integrations: None, fake_ollama: FakeOllama
+    hass: HomeAssistant, enable_custom_integrations: None, fake_ollama: FakeOllama, tmp_path: Path
 ) -> AsyncIterator[MockConfigEntry]:
-    """The integration set up against the fake Ollama (heuristic mode); unloaded afterwards."""
+    """The integration set up against the fake Ollama (heuristic mode); unloaded afterwards.
+
+    Home Assistant's core integration first, as in a real instance: the conversation
+    integration the entry depends on needs its Assist exposure settings. The database goes in
+    ``tmp_path``: the harness's own config folder is shared by every run using this venv.
+    """
+    hass.config.config_dir = str(tmp_path)
+    assert await async_setup_component(hass, "homeassistant", {})
     entry = MockConfigEntry(
         domain=DOMAIN,
         data={CONF_URL: fake_ollama.url, CONF_MODEL: MODEL, CONF_DETECTOR_MODE: "heuristic"},
@@ -34,7 +43,7 @@ async def loaded_entry(
     entry.add_to_hass(hass)
     await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
-    assert entry.state is ConfigEntryState.LOADED
+    assert entry.state is ConfigEntryState.LOADED, entry.reason
     yield entry
     await hass.config_entries.async_unload(entry.entry_id)
     await hass.async_block_till_done()
