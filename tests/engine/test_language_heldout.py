@@ -9,7 +9,7 @@ question word do not, and reminder/task utterances are captured with the right k
 
 from __future__ import annotations
 
-from custom_components.homebuddy_proactive.engine.text.language import KIND_REMINDER, KIND_TASK
+from custom_components.homebuddy_proactive.engine.text import KIND_REMINDER, KIND_TASK
 from tests.engine import corpus
 from tests.engine.corpus import corpus_test, language_rows, language_table
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from custom_components.homebuddy_proactive.engine.text.language import (
+from custom_components.homebuddy_proactive.engine.text import (
     KIND_REMINDER,
     KIND_TASK,
     is_question,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from custom_components.homebuddy_proactive.engine.text.language import is_question
+from custom_components.homebuddy_proactive.engine.text import is_question
 from tests.engine import corpus
 from tests.engine.corpus import corpus_test, language_table
 

@@ -27,7 +27,7 @@ from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
 from ..llm import ModelError, OllamaModel
 from ..storage.database import MemoryRecord, ProactiveStore
 from ..storage.memory_schema import CODES, SHORT_TERM_TURNS
-from ..text.language import CapturedMemory, episode_cue, memory_card
+from ..text import CapturedMemory, episode_cue
 from .episodes import (
     SUMMARY_USER,
     TONE_NEUTRAL,
@@ -38,6 +38,7 @@ from .episodes import (
     summary_messages,
     summary_schema,
 )
+from .reminder_cards import memory_card
 from .search import name_terms, query_terms, search_text
 from .stores import (
     FEEDBACK_BAD,

@@ -29,7 +29,7 @@ from ..const import (
 )
 from ..llm import ModelError, ModelOutputError, ModelUnavailableError
 from ..storage.database import PersonObservation, TranscriptRecord
-from ..text.language import (
+from ..text import (
     capture_memory,
     detect_language,
     is_meaningful,
