@@ -1,9 +1,10 @@
 """The text room: pure, local rules over one utterance (language, question, reminder, hints).
 
-No model call and no I/O; it imports only ``engine.const`` and itself. ``rules/<code>.py``
-holds each language's rules, ``segment.py`` the splitting into sentences and clauses.
+No model call and no I/O; it imports only ``engine.const`` and itself. :func:`analyse` reads an
+utterance once; ``rules/<code>.py`` holds each language's rules, ``segment.py`` the splitting.
 """
 
+from .analysis import UtteranceAnalysis, analyse
 from .capture import CapturedMemory, capture_memory
 from .language import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, detect_language
 from .names import name_key
@@ -19,6 +20,8 @@ __all__ = [
     "KIND_TASK",
     "SUPPORTED_LANGUAGES",
     "CapturedMemory",
+    "UtteranceAnalysis",
+    "analyse",
     "capture_memory",
     "detect_language",
     "episode_cue",

@@ -113,9 +113,10 @@ def _clean_content(original: str) -> str:
 _Asks = Callable[[str, str], bool]
 
 
-def _capture_sentence(sentence: str, language: str, asks: _Asks) -> CapturedMemory | None:
-    """Try the capture rules of ``language`` on one sentence."""
-    folded = _fold_aligned(sentence)
+def _capture_sentence(
+    sentence: str, folded: str, language: str, asks: _Asks
+) -> CapturedMemory | None:
+    """Try the capture rules of ``language`` on one sentence (``folded``: its aligned fold)."""
     lead = _CAPTURE_FILLERS_RE.match(folded)
     offset = lead.end() if lead else 0
     question: bool | None = None
@@ -159,10 +160,11 @@ def _capture(
     """Apply the capture rules of ``detected``, then of the other ``candidates``, to NFC text."""
     codes = [detected] + [c for c in candidates if c != detected]
     for sentence in _capture_sentences(text):
+        folded = _fold_aligned(sentence)
         for code in codes:
             if code not in RULES:
                 continue
-            captured = _capture_sentence(sentence, code, asks)
+            captured = _capture_sentence(sentence, folded, code, asks)
             if captured is not None:
                 return CapturedMemory(captured.kind, captured.content, detected)
     return None

@@ -75,7 +75,11 @@ def episode_cue(text: str) -> bool:
     """Return True when the utterance explicitly announces a topic change or a fresh start."""
     if not text:
         return False
-    folded = _fold_aligned(unicodedata.normalize("NFC", text))
+    return _announces(_fold_aligned(unicodedata.normalize("NFC", text)))
+
+
+def _announces(folded: str) -> bool:
+    """The episode cue of an utterance's aligned fold (see :func:`episode_cue`)."""
     return _EPISODE_RE.search(folded) is not None
 
 
@@ -211,13 +215,12 @@ def local_signal(text: str, language: str | None = None) -> str | None:
     del language  # the patterns cover every supported language at once
     if not text or not is_meaningful(text):
         return None
-    return _intent_hint(text)
-
-
-def _intent_hint(text: str) -> str | None:
-    """The intent hint of meaningful ``text`` (see :func:`local_signal`)."""
     text = unicodedata.normalize("NFC", text)
-    folded = _fold_aligned(text)
+    return _intent_hint(text, _fold_aligned(text))
+
+
+def _intent_hint(text: str, folded: str) -> str | None:
+    """The intent hint of meaningful NFC ``text``, ``folded`` its aligned fold."""
     if _WARNING_RE.search(folded):
         return INTENT_WARNING
     if _CORRECTION_RE.search(folded):
