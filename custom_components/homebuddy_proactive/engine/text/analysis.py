@@ -1,13 +1,16 @@
-"""One reading of an utterance, computed once: its language and what every local rule decides.
+"""One reading of an utterance: its language, then what every local rule decides about it.
 
 The engine's final lane (and the partial lane, for the speech so far) reads an utterance
-through :func:`analyse` and never runs a rule on the same text twice.
+through :func:`analyse` and never runs a rule on the same text twice: the language and its
+candidates are computed once, and each rule runs at most once, when its answer is first read
+(a final captured as a reminder never needs the intent hint, a heuristic engine never reads it).
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .capture import CapturedMemory, _capture
 from .language import _detect_scores, _rule_languages, detect_language
@@ -17,52 +20,65 @@ from .segment import _has_letters
 from .signals import _announces, _intent_hint, episode_cue, is_meaningful
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class UtteranceAnalysis:
-    """What the local rules read in one utterance."""
+    """What the local rules read in one utterance (see :func:`analyse`)."""
 
     text: str
     language: str  # base code; the client's hint, when it gave one, wins
     confidence: float  # the detector's evidence for its best guess (0 when nothing matched)
     candidates: tuple[str, ...]  # languages whose rules read the text, most likely first
-    is_question: bool
-    captured: CapturedMemory | None  # a reminder or task request
-    meaningful: bool  # not a filler, backchannel or fragment
-    local_signal: str | None  # a weak intent hint (warning, correction, …), if meaningful
-    episode_cue: bool  # announces a new topic or a fresh start
+    _nfc: str = field(repr=False)
+    _letters: bool = field(repr=False)
+
+    @functools.cached_property
+    def is_question(self) -> bool:
+        """The utterance asks a question, with or without punctuation."""
+        return self._letters and _asks(self._nfc, self.language, self.candidates)
+
+    @functools.cached_property
+    def captured(self) -> CapturedMemory | None:
+        """A reminder or task request, cleaned, or None."""
+        if not self._letters:
+            return None
+
+        def asks(sentence: str, code: str) -> bool:
+            # A reminder is a request, not a question: one sentence is the utterance itself.
+            if sentence == self._nfc and code == self.language:
+                return self.is_question
+            return is_question(sentence, code)
+
+        return _capture(self._nfc, self.language, self.candidates, asks)
+
+    @functools.cached_property
+    def meaningful(self) -> bool:
+        """Not a filler, backchannel, tiny fragment or pure punctuation."""
+        return is_meaningful(self.text)
+
+    @functools.cached_property
+    def local_signal(self) -> str | None:
+        """A weak intent hint (warning, correction, decision, …) of meaningful speech."""
+        return _intent_hint(self._nfc, self._folded) if self.meaningful else None
+
+    @functools.cached_property
+    def episode_cue(self) -> bool:
+        """The utterance announces a new topic or a fresh start (read on the stripped turn)."""
+        stripped = self.text.strip()
+        if stripped == self.text and self.text:
+            return _announces(self._folded)
+        return episode_cue(stripped)
+
+    @functools.cached_property
+    def _folded(self) -> str:
+        return _fold_aligned(self._nfc)
 
 
 def analyse(text: str, hint: str | None = None) -> UtteranceAnalysis:
-    """Read ``text`` once: its language (``hint`` wins), then every local rule in that language."""
+    """Read ``text``: its language (``hint`` wins) and, on demand, each local rule's answer."""
     language = detect_language(text, hint)
     nfc = unicodedata.normalize("NFC", text)
-    folded = _fold_aligned(nfc)
-    stripped = text.strip()
-    # The episode memory reads the stripped turn; most transcripts arrive stripped already.
-    cue = _announces(folded) if stripped == text and text else episode_cue(stripped)
     if not text or not _has_letters(text):
-        return UtteranceAnalysis(text, language, 0.0, (language,), False, None, False, None, cue)
+        return UtteranceAnalysis(text, language, 0.0, (language,), nfc, False)
     confidence = _detect_scores(nfc)[1]
-    candidates = _rule_languages(nfc, language)
-    question = _asks(nfc, language, candidates)
-
-    def asks(sentence: str, code: str) -> bool:
-        # A reminder is a request, not a question: one sentence is the utterance itself.
-        if sentence == nfc and code == language:
-            return question
-        return is_question(sentence, code)
-
-    captured = _capture(nfc, language, candidates, asks)
-    meaningful = is_meaningful(text)
-    signal = _intent_hint(nfc, folded) if meaningful else None
-    return UtteranceAnalysis(
-        text=text,
-        language=language,
-        confidence=confidence,
-        candidates=tuple(candidates),
-        is_question=question,
-        captured=captured,
-        meaningful=meaningful,
-        local_signal=signal,
-        episode_cue=cue,
-    )
+    candidates = tuple(_rule_languages(nfc, language))
+    return UtteranceAnalysis(text, language, confidence, candidates, nfc, True)
