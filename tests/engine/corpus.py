@@ -34,12 +34,12 @@ from custom_components.homebuddy_proactive.engine.assist.router import (
     match_memory_recall,
     match_memory_save,
 )
-from custom_components.homebuddy_proactive.engine.text.language import (
+from custom_components.homebuddy_proactive.engine.memory.reminder_cards import memory_card
+from custom_components.homebuddy_proactive.engine.text import (
     capture_memory,
     detect_language,
     episode_cue,
     is_question,
-    memory_card,
 )
 
 Check = Callable[..., None]

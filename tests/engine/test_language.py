@@ -7,7 +7,8 @@ import dataclasses
 import pytest
 
 from custom_components.homebuddy_proactive.engine.const import INTENTS
-from custom_components.homebuddy_proactive.engine.text.language import (
+from custom_components.homebuddy_proactive.engine.memory.reminder_cards import memory_card
+from custom_components.homebuddy_proactive.engine.text import (
     CapturedMemory,
     capture_memory,
     detect_language,
@@ -15,7 +16,6 @@ from custom_components.homebuddy_proactive.engine.text.language import (
     is_meaningful,
     is_question,
     local_signal,
-    memory_card,
     mentions_sensitive_trait,
     name_key,
 )

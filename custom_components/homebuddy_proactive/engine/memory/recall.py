@@ -15,7 +15,7 @@ from typing import Final
 
 from ..const import GLOBAL_CLIENT_ID
 from ..storage.memories import MemoryRecord
-from ..text.language import CapturedMemory, memory_card
+from ..text import CapturedMemory
 from .episodes import TONE_NEUTRAL
 from .records import (
     STORE_FACTUAL,
@@ -26,6 +26,7 @@ from .records import (
     SearchHit,
     memory_ref,
 )
+from .reminder_cards import memory_card
 from .scoring import ScoreWeights
 from .search import name_terms, query_terms
 from .stores import MemoryStore

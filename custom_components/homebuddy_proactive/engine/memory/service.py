@@ -27,7 +27,7 @@ from ..llm import ModelError, OllamaModel
 from ..storage.database import ProactiveStore
 from ..storage.memories import MemoryRecord
 from ..storage.memory_schema import SHORT_TERM_TURNS
-from ..text.language import CapturedMemory, episode_cue
+from ..text import CapturedMemory, episode_cue
 from .episodes import (
     SUMMARY_USER,
     TONE_NEUTRAL,
@@ -236,11 +236,13 @@ class MemoryEngine:
         *,
         speaker: str | None = None,
         language: str | None = None,
+        new_topic: bool | None = None,
     ) -> str | None:
         """Record a final turn in short-term memory and its episode; return the episode id.
 
-        A turn opens a new episode after a 30-minute silence or when it announces a new topic;
-        the previous episode is then closed with its summary.
+        A turn opens a new episode after a 30-minute silence or when it announces a new topic
+        (``new_topic``: the caller's reading of the turn, read here when not given); the
+        previous episode is then closed with its summary.
         """
         text = text.strip()
         if not text:
@@ -253,7 +255,7 @@ class MemoryEngine:
                     await self._close_by_id(episode.episode_id, now)
                 elif episode.session_id == session_id:
                     current = episode
-            if current is not None and episode_cue(text):
+            if current is not None and (episode_cue(text) if new_topic is None else new_topic):
                 await self._close_by_id(current.episode_id, now)
                 current = None
             episode_id = current.episode_id if current is not None else uuid.uuid4().hex

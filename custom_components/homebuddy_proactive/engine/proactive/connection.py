@@ -29,14 +29,7 @@ from ..const import (
 )
 from ..llm import ModelError, ModelOutputError, ModelUnavailableError
 from ..storage import PersonObservation, TranscriptRecord
-from ..text.language import (
-    capture_memory,
-    detect_language,
-    is_meaningful,
-    is_question,
-    local_signal,
-    name_key,
-)
+from ..text import analyse, detect_language, name_key
 from .detector import CardDecision, EvaluationRequest
 from .protocol import (
     FeedbackEvent,
@@ -207,7 +200,9 @@ class Connection:
             # The same finalized result replayed (after a reconnect): stored and handled once.
             await self._ack(event.event_id, triggered=False, reason="duplicate")
             return
-        language = detect_language(event.text, event.language)
+        # The one reading of this utterance: every local rule below reads it, none runs again.
+        analysis = analyse(event.text, event.language)
+        language = analysis.language
         record = TranscriptRecord(
             event_id=event.event_id,
             client_id=self.client_id,
@@ -230,13 +225,18 @@ class Connection:
         )
         session.buffer.append(utterance)
         await engine.memory.observe_turn(
-            self.client_id, session.session_id, event.text, speaker=event.speaker, language=language
+            self.client_id,
+            session.session_id,
+            event.text,
+            speaker=event.speaker,
+            language=language,
+            new_topic=analysis.episode_cue,
         )
         session.final_sequence += 1
         sequence = session.final_sequence
         self._cancel_partial_work()
 
-        captured = capture_memory(event.text, language)
+        captured = analysis.captured
         if captured is not None:
             await self._ack(event.event_id, triggered=True, reason="strong_local_signal")
             memory = await engine.memory.remember(
@@ -262,7 +262,7 @@ class Connection:
             )
             return
 
-        if is_question(event.text, language):
+        if analysis.is_question:
             if session.answered_recently(event.text, now, DEDUPE_HORIZON) or any(
                 same_question(event.text, pending) for pending in self._pending_questions
             ):
@@ -277,10 +277,10 @@ class Connection:
             return
 
         mode = config.detector_mode
-        if mode == DETECTOR_HEURISTIC or not is_meaningful(event.text):
+        if mode == DETECTOR_HEURISTIC or not analysis.meaningful:
             await self._ack(event.event_id, triggered=False, reason="no_actionable_signal")
             return
-        signal = local_signal(event.text, language)
+        signal = analysis.local_signal
         if mode == DETECTOR_HYBRID and signal is None:
             await self._ack(event.event_id, triggered=False, reason="no_actionable_signal")
             return
@@ -543,12 +543,15 @@ class Connection:
     async def _evaluate_partial(self) -> None:
         engine, session = self.engine, self.session
         focus = self._stream.focus()
-        if not focus or not is_meaningful(focus):
+        if not focus:
+            return
+        # The speech so far, read once in the language of the whole stream.
+        analysis = analyse(focus, self._stream_language)
+        if not analysis.meaningful:
             return
         now = engine.clock()
         if session.in_cooldown(now, self.config.partial_insight_cooldown_seconds) and not (
-            is_question(focus, self._stream_language)
-            or local_signal(focus, self._stream_language) in HIGH_PRIORITY_INTENTS
+            analysis.is_question or analysis.local_signal in HIGH_PRIORITY_INTENTS
         ):
             return
         earlier = self._stream.text[: self._stream.focus_offset].strip()

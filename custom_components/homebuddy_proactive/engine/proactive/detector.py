@@ -15,7 +15,7 @@ from typing import Any, Final
 from ..config import EngineConfig
 from ..const import INTENT_ENTITY_CONTEXT, INTENT_QUESTION, INTENTS
 from ..llm import ModelOutputError, OllamaModel
-from ..text.language import mentions_sensitive_trait, name_key
+from ..text import mentions_sensitive_trait, name_key
 from ..text.languages import LANGUAGE_NAMES
 from .cards import shape_card
 from .session import PersonNotes, fold

@@ -1,0 +1,34 @@
+"""The card confirming a captured reminder or task ("Reminder saved: call Anna.").
+
+It sits with the memory that stores the reminder; it is shaped with the glasses' card rules.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..proactive.cards import shape_card
+from ..text.capture import CapturedMemory
+from ..text.language import DEFAULT_LANGUAGE, _base_code
+from ..text.rules.base import KIND_TASK
+
+_CARD_PREFIXES: Final[dict[str, tuple[str, str]]] = {
+    "en": ("Reminder saved: ", "Task added: "),
+    "fr": ("Rappel enregistré : ", "Tâche ajoutée : "),
+    "el": ("Υπενθύμιση αποθηκεύτηκε: ", "Εργασία προστέθηκε: "),
+    "es": ("Recordatorio guardado: ", "Tarea añadida: "),
+    "de": ("Erinnerung gespeichert: ", "Aufgabe hinzugefügt: "),
+    "it": ("Promemoria salvato: ", "Attività aggiunta: "),
+    "pt": ("Lembrete salvo: ", "Tarefa adicionada: "),
+}
+
+
+def memory_card(captured: CapturedMemory) -> str:
+    """Return the deterministic glasses card confirming a captured reminder or task."""
+    base = _base_code(captured.language) or DEFAULT_LANGUAGE
+    reminder, task = _CARD_PREFIXES.get(base, _CARD_PREFIXES[DEFAULT_LANGUAGE])
+    prefix = task if captured.kind == KIND_TASK else reminder
+    content = " ".join(captured.content.split()).strip()
+    if content and content[-1] not in ".!?…;;":
+        content += "."
+    return shape_card(prefix + content)

@@ -1,0 +1,76 @@
+"""Whether an utterance asks a question, with or without punctuation.
+
+Explicit marks ("?", "¿", the Greek ";") decide at once; otherwise the last two sentences are
+split into clauses and each likely language's rules (``rules/``) are applied to every clause,
+after its fillers were stripped, and to a question that starts inside a run-on sentence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Final
+
+from .language import _base_code, _rule_languages
+from .rules import RULES
+from .rules.common import _generic_question, _statement_form
+from .rules.midsentence import _mid_question
+from .segment import _GREEK_RE, _clauses, _has_letters, _sentences, _strip
+
+_EXPLICIT_MARKS: Final = frozenset("?\uff1f\u00bf\u203d\u2e2e\u061f\u037e")
+_GREEK_SEMICOLON_RE: Final = re.compile(r";(?=[\s\"'”»)]*(?:$|\s))")
+
+
+def _explicit_question(text: str, language: str | None) -> bool:
+    """Return True for explicit question punctuation ("?", "？", "¿", Greek ";")."""
+    if any(mark in text for mark in _EXPLICIT_MARKS):
+        return True
+    for match in _GREEK_SEMICOLON_RE.finditer(text):
+        before = re.split(r"[.!?·;\n]", text[: match.start()])[-1]
+        if language == "el" or _GREEK_RE.search(before):
+            return True
+    return False
+
+
+# Acute, grave and circumflex accents and the Greek tonos: a transcript that carries them
+# writes "dónde"/"πού" for questions ("ñ" or "ü" alone say nothing about that).
+_TONE_MARKS_RE: Final = re.compile("[\u0300-\u0302]")
+
+
+def is_question(text: str, language: str | None = None) -> bool:
+    """Return True when the newest utterance asks a question, with or without punctuation."""
+    if not text or not _has_letters(text):
+        return False
+    text = unicodedata.normalize("NFC", text)
+    return _asks(text, language, _rule_languages(text, language))
+
+
+def _asks(text: str, language: str | None, candidates: Sequence[str]) -> bool:
+    """Apply the question rules of ``candidates`` (most likely first) to NFC ``text``."""
+    if _explicit_question(text, _base_code(language)):
+        return True
+    sentences = _sentences(text)
+    if not sentences:
+        return False
+    accented = bool(_TONE_MARKS_RE.search(unicodedata.normalize("NFD", text)))
+    languages = [code for code in candidates if code in RULES]
+    for sentence in sentences[-2:]:
+        clauses = _clauses(sentence, accented)
+        if sentence is sentences[-1] and clauses and _mid_question(clauses[-1], languages):
+            return True
+        for clause in clauses:
+            if _generic_question(clause.words):
+                return True
+            for code in languages:
+                rules = RULES[code]
+                if clause.index > 0 and clause.words in rules.tags:
+                    return True
+                body = _strip(clause, rules.fillers)
+                if (
+                    body.words
+                    and not _statement_form(body.words, body.raw)
+                    and rules.is_question(body)
+                ):
+                    return True
+    return False

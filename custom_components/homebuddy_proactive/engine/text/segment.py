@@ -1,0 +1,230 @@
+"""The language-independent machinery every rule reads: sentences, clauses and tokens.
+
+An utterance is split into sentences and clauses; each clause is tokenized three ways (folded,
+accented lowercase, original) with French and Italian elisions split off, and its leading
+fillers, vocatives and answer words are stripped into a :class:`_Body`. Phrase tables are word
+tuples matched at the start or end of a clause.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .normalize import fold as _fold
+from .normalize import folded_words as _fw
+from .normalize import unify_typography as _unify
+
+_GREEK_RE: Final = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+_LETTER_RE: Final = re.compile(r"[^\W\d_]")
+_WORD_RE: Final = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+
+
+def _has_letters(text: str) -> bool:
+    """Return True when ``text`` contains at least one letter."""
+    return bool(_LETTER_RE.search(text))
+
+
+def _words(text: str) -> list[str]:
+    """Return the folded words of ``text``."""
+    return _WORD_RE.findall(_fold(text))
+
+
+_ELISION_HEADS: Final = frozenset(
+    {
+        "j",
+        "c",
+        "qu",
+        "l",
+        "d",
+        "n",
+        "s",
+        "m",
+        "t",
+        "jusqu",
+        "lorsqu",
+        "puisqu",
+        "quoiqu",
+        "presqu",
+        "dov",
+        "com",
+        "cos",
+        "quand",
+        "qual",
+        "un",
+        "all",
+        "dell",
+        "nell",
+        "sull",
+        "dall",
+        "quell",
+        "quest",
+        "v",
+        "μ",
+        "σ",
+        "τ",
+    }
+)
+_SENTENCE_RE: Final = re.compile(
+    r"[.!?\u2026]+(?=[\s\"'\u201d\u00bb)]|$)|[;\u037e\u0387\u00b7\u3002\uff01\uff1f\n\r\u00bf\u00a1\u203d\u061f]+"
+)
+_CLAUSE_RE: Final = re.compile(r"[,:，、]+|\s[-–—]+\s|[–—]")
+_GREEK_OTI_RE: Final = re.compile(r"\b([οΟόΌ]),\s?(τι|ΤΙ|Τι)\b")
+
+
+_ANSWER_WORDS: Final = _fw("yes yeah yep yup no nope nah oui ouais non nein ja jo sim não nao")
+_ANSWER_RAW: Final = frozenset({"sí", "sì", "ναι", "όχι", "οχι"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    """One clause of an utterance: folded words, accented lowercase words, original words."""
+
+    words: tuple[str, ...]
+    raw: tuple[str, ...]
+    orig: tuple[str, ...]
+    index: int
+    accented: bool
+    previous: tuple[str, ...] = ()
+    after_answer: bool = False
+    following: tuple[str, ...] = ()  # original tokens of the next clause
+
+
+def _split_elision(token: str) -> list[str]:
+    """Split French/Italian elisions ("j'étais" → "j'", "étais"), keeping English contractions."""
+    if "'" not in token:
+        return [token]
+    head, _, tail = token.partition("'")
+    if tail and _fold(head) in _ELISION_HEADS:
+        return [head + "'", *_split_elision(tail)]
+    return [token]
+
+
+def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Return (folded, lowercase-accented, original) tokens of a clause."""
+    orig: list[str] = []
+    for match in _WORD_RE.finditer(_unify(segment)):
+        orig.extend(_split_elision(match.group()))
+    raw = tuple(t.lower() for t in orig)
+    return tuple(_fold(t) for t in raw), raw, tuple(orig)
+
+
+def _sentences(text: str) -> list[str]:
+    """Split an utterance into sentences."""
+    text = _GREEK_OTI_RE.sub(r"\1τι", text)
+    return [s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s)]
+
+
+def _clauses(sentence: str, accented: bool) -> list[_Clause]:
+    """Split a sentence into clauses at commas, colons and dashes."""
+    result: list[_Clause] = []
+    for part in _CLAUSE_RE.split(sentence):
+        words, raw, orig = _tokenize(part)
+        if words:
+            previous = result[-1] if result else None
+            after_answer = previous is not None and all(
+                w in _ANSWER_WORDS or r in _ANSWER_RAW
+                for w, r in zip(previous.words, previous.raw, strict=True)
+            )
+            result.append(
+                _Clause(
+                    words,
+                    raw,
+                    orig,
+                    len(result),
+                    accented,
+                    previous.words if previous else (),
+                    after_answer,
+                )
+            )
+    return [
+        dataclasses.replace(clause, following=result[index + 1].orig)
+        if index + 1 < len(result)
+        else clause
+        for index, clause in enumerate(result)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Body:
+    """A clause after its leading fillers were removed."""
+
+    words: tuple[str, ...]
+    raw: tuple[str, ...]
+    orig: tuple[str, ...]
+    answered: bool  # a yes/no answer word was removed from its start
+    clause: _Clause
+
+
+_FILLER_SOURCES: list[str] = []
+
+
+def _fillers(text: str) -> frozenset[str]:
+    """Return the folded filler words of ``text`` and remember their accented spelling."""
+    _FILLER_SOURCES.append(text.lower())
+    return _fw(text)
+
+
+def _is_filler(word: str, raw: str, fillers: frozenset[str]) -> bool:
+    """Return True for a filler; an accented word only matches its accented filler spelling."""
+    if word not in fillers:
+        return False
+    return raw == word or raw in _raw_fillers()
+
+
+@functools.cache
+def _raw_fillers() -> frozenset[str]:
+    """Return every filler word in its accented, lowercase spelling."""
+    return frozenset(w for source in _FILLER_SOURCES for w in source.split())
+
+
+def _strip(clause: _Clause, fillers: frozenset[str]) -> _Body:
+    """Remove leading fillers, vocatives and answer words from a clause."""
+    start = 0
+    answered = clause.after_answer
+    words = clause.words
+    while start < len(words):
+        word = words[start]
+        if word in _ANSWER_WORDS or clause.raw[start] in _ANSWER_RAW:
+            answered = True
+        elif not _is_filler(word, clause.raw[start], fillers):
+            break
+        start += 1
+    return _Body(words[start:], clause.raw[start:], clause.orig[start:], answered, clause)
+
+
+class _Phrases(tuple[tuple[str, ...], ...]):
+    """Word-tuple phrases, longest first, with their first and last words for a quick test."""
+
+    firsts: frozenset[str]
+    lasts: frozenset[str]
+
+
+def _starts(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> int:
+    """Return the length of the first phrase that ``words`` starts with, or 0."""
+    if not words or (isinstance(phrases, _Phrases) and words[0] not in phrases.firsts):
+        return 0
+    for phrase in phrases:
+        if tuple(words[: len(phrase)]) == phrase:
+            return len(phrase)
+    return 0
+
+
+def _phrases(*items: str) -> _Phrases:
+    """Return folded word tuples for "|"-separated phrases, longest first."""
+    tuples = {tuple(_fold(p).split()) for item in items for p in item.split("|") if p.strip()}
+    result = _Phrases(sorted(tuples, key=len, reverse=True))
+    result.firsts = frozenset(p[0] for p in result)
+    result.lasts = frozenset(p[-1] for p in result)
+    return result
+
+
+def _ends_with(words: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    """Return True when ``words`` ends with one of ``phrases``."""
+    if not words or (isinstance(phrases, _Phrases) and words[-1] not in phrases.lasts):
+        return False
+    return any(len(words) >= len(p) and tuple(words[-len(p) :]) == p for p in phrases)
