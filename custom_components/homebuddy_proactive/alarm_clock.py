@@ -18,15 +18,16 @@ from homeassistant.helpers.event import async_track_point_in_utc_time
 from homeassistant.util import dt as dt_util
 
 from .const import EVENT_ALARM, LOGGER
-from .engine.assist.alarms import (
+from .engine.assist import (
     ALARM_CANCELLED,
     ALARM_FIRED,
     ALARM_MISSED,
     AlarmBook,
     AlarmRecord,
     AlarmTime,
+    say,
+    spoken_time,
 )
-from .engine.assist.phrases import say, spoken_time
 
 LATE_GRACE: Final = timedelta(minutes=15)
 

@@ -17,17 +17,15 @@ from typing import Any
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.assist.alarms import (
+from custom_components.homebuddy_proactive.engine.assist import (
     AlarmCommand,
     AlarmTime,
-    parse_alarm_command,
-    parse_alarm_time,
-)
-from custom_components.homebuddy_proactive.engine.assist.router import (
     confirmation_answer,
     detect_affect,
     match_memory_recall,
     match_memory_save,
+    parse_alarm_command,
+    parse_alarm_time,
 )
 from custom_components.homebuddy_proactive.engine.text.language import (
     capture_memory,

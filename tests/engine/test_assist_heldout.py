@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.assist.alarms import (
+from custom_components.homebuddy_proactive.engine.assist import (
     AlarmCommand,
     AlarmTime,
     alarm_label,

@@ -12,7 +12,10 @@ Hard negatives talk ABOUT alarms, memories and times without asking for anything
 
 from __future__ import annotations
 
-from custom_components.homebuddy_proactive.engine.assist.alarms import AlarmCommand, AlarmTime
+from custom_components.homebuddy_proactive.engine.assist import (
+    AlarmCommand,
+    AlarmTime,
+)
 from tests.engine import corpus
 from tests.engine.corpus import C, D, S, T, corpus_test
 
