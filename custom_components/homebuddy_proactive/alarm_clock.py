@@ -1,9 +1,9 @@
 """Alarms ring through Home Assistant's clock: one point-in-time timer per stored alarm.
 
-The alarms themselves live in the engine's SQLite file (``engine/alarms.py``), so they survive
-restarts; this class re-arms them on setup and fires ``homebuddy_proactive_alarm`` when one is
-due. An alarm missed while Home Assistant was down rings late only within a short grace period:
-being woken three hours late helps nobody.
+The alarms themselves live in the engine's SQLite file (``engine/assist/alarms/book.py``), so
+they survive restarts; this class re-arms them on setup and fires ``homebuddy_proactive_alarm``
+when one is due. An alarm missed while Home Assistant was down rings late only within a short
+grace period: being woken three hours late helps nobody.
 """
 
 from __future__ import annotations
