@@ -1,9 +1,9 @@
 """Alarms ring through Home Assistant's clock: one point-in-time timer per stored alarm.
 
-The alarms themselves live in the engine's SQLite file (``engine/alarms.py``), so they survive
-restarts; this class re-arms them on setup and fires ``homebuddy_proactive_alarm`` when one is
-due. An alarm missed while Home Assistant was down rings late only within a short grace period:
-being woken three hours late helps nobody.
+The alarms themselves live in the engine's SQLite file (``engine/assist/alarms/book.py``), so
+they survive restarts; this class re-arms them on setup and fires ``homebuddy_proactive_alarm``
+when one is due. An alarm missed while Home Assistant was down rings late only within a short
+grace period: being woken three hours late helps nobody.
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from homeassistant.helpers.event import async_track_point_in_utc_time
 from homeassistant.util import dt as dt_util
 
 from .const import EVENT_ALARM, LOGGER
-from .engine.assist.alarms import (
+from .engine.assist import (
     ALARM_CANCELLED,
     ALARM_FIRED,
     ALARM_MISSED,
     AlarmBook,
     AlarmRecord,
     AlarmTime,
+    say,
+    spoken_time,
 )
-from .engine.assist.phrases import say, spoken_time
 
 LATE_GRACE: Final = timedelta(minutes=15)
 

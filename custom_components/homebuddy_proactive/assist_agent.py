@@ -47,25 +47,7 @@ from .const import (
     EVENT_WELLBEING,
     LOGGER,
 )
-from .engine.assist.alarms import (
-    AlarmBook,
-    AlarmCommand,
-    AlarmError,
-    AlarmRecord,
-    AlarmTime,
-    matching_alarms,
-    parse_alarm_command,
-    parse_alarm_time,
-)
-from .engine.assist.news import NewsReader
-from .engine.assist.phrases import (
-    action_verb,
-    join_names,
-    say,
-    spoken_language,
-    spoken_time,
-)
-from .engine.assist.router import (
+from .engine.assist import (
     COMMAND_ALARM,
     COMMAND_CHAT,
     COMMAND_MEMORY_RECALL,
@@ -77,18 +59,32 @@ from .engine.assist.router import (
     SERVICE_INTENTS,
     ActionRateLimiter,
     AffectSignal,
+    AlarmBook,
+    AlarmCommand,
+    AlarmError,
+    AlarmRecord,
+    AlarmTime,
     AssistRouter,
+    NewsReader,
     PendingAnswers,
     RepeatTracker,
     RouterCommand,
     RouterContext,
     RouterFailure,
     SignalCounter,
+    action_verb,
     confirmation_answer,
     detect_affect,
+    join_names,
     match_memory_recall,
     match_memory_save,
+    matching_alarms,
+    parse_alarm_command,
+    parse_alarm_time,
     question_key,
+    say,
+    spoken_language,
+    spoken_time,
 )
 from .engine.memory import STORE_AFFECTIVE, STORE_EPISODIC
 from .engine.memory import MemoryError as MemoryRequestError

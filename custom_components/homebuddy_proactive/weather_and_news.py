@@ -19,8 +19,13 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.util import dt as dt_util
 
 from .const import LOGGER
-from .engine.assist.news import NewsReader, NewsUnavailableError
-from .engine.assist.phrases import DayForecast, describe_weather, say
+from .engine.assist import (
+    DayForecast,
+    NewsReader,
+    NewsUnavailableError,
+    describe_weather,
+    say,
+)
 
 HEADLINES: Final = 3
 

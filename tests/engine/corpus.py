@@ -21,18 +21,16 @@ from typing import Any
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.assist.alarms import (
+from custom_components.homebuddy_proactive.engine.assist import (
     AlarmCommand,
     AlarmTime,
     alarm_label,
-    parse_alarm_command,
-    parse_alarm_time,
-)
-from custom_components.homebuddy_proactive.engine.assist.router import (
     confirmation_answer,
     detect_affect,
     match_memory_recall,
     match_memory_save,
+    parse_alarm_command,
+    parse_alarm_time,
 )
 from custom_components.homebuddy_proactive.engine.memory.reminder_cards import memory_card
 from custom_components.homebuddy_proactive.engine.text import (

@@ -19,36 +19,21 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from custom_components.homebuddy_proactive.engine.assist.alarms import (
+from custom_components.homebuddy_proactive.engine.assist import (
     ALARM_CANCELLED,
     ALARM_FIRED,
+    PHRASES,
+    ROUTER_SCHEMA,
+    SPOKEN_LANGUAGES,
+    ActionRateLimiter,
     AlarmBook,
     AlarmCommand,
     AlarmError,
     AlarmTime,
-    matching_alarms,
-    parse_alarm_command,
-    parse_alarm_time,
-)
-from custom_components.homebuddy_proactive.engine.assist.news import (
+    AssistRouter,
+    DayForecast,
     NewsReader,
     NewsUnavailableError,
-    clean_title,
-    parse_feed,
-)
-from custom_components.homebuddy_proactive.engine.assist.phrases import (
-    PHRASES,
-    SPOKEN_LANGUAGES,
-    DayForecast,
-    describe_weather,
-    join_names,
-    say,
-    spoken_time,
-)
-from custom_components.homebuddy_proactive.engine.assist.router import (
-    ROUTER_SCHEMA,
-    ActionRateLimiter,
-    AssistRouter,
     PendingAnswers,
     RepeatTracker,
     RouterCommand,
@@ -57,11 +42,20 @@ from custom_components.homebuddy_proactive.engine.assist.router import (
     RouterOutputError,
     SignalCounter,
     build_router_messages,
+    clean_title,
     confirmation_answer,
+    describe_weather,
     detect_affect,
+    join_names,
     match_memory_recall,
     match_memory_save,
+    matching_alarms,
+    parse_alarm_command,
+    parse_alarm_time,
+    parse_feed,
     question_key,
+    say,
+    spoken_time,
     validate_router_output,
 )
 from custom_components.homebuddy_proactive.engine.llm import OllamaModel

@@ -1,1 +1,133 @@
-"""TODO."""
+"""Assist: what HomeBuddy understands and answers by voice through Home Assistant's Assist —
+alarms, remember/recall, confirmations, affect, news, weather — in French, English and Greek.
+
+May import the text, storage and llm rooms and const; never Home Assistant or the other rooms.
+"""
+
+from __future__ import annotations
+
+from .affect import (
+    AFFECT_FALL,
+    AFFECT_FEAR,
+    AFFECT_KINDS,
+    AFFECT_LONELINESS,
+    AFFECT_PAIN,
+    AFFECT_SADNESS,
+    AffectSignal,
+    detect_affect,
+)
+from .alarms import (
+    ALARM_CANCELLED,
+    ALARM_FIRED,
+    ALARM_MISSED,
+    ALARM_PENDING,
+    AlarmBook,
+    AlarmCommand,
+    AlarmError,
+    AlarmRecord,
+    AlarmTime,
+    alarm_label,
+    matching_alarms,
+    parse_alarm_command,
+    parse_alarm_time,
+)
+from .confirm import PendingAnswers, confirmation_answer
+from .memory_phrases import match_memory_recall, match_memory_save
+from .news import NewsReader, NewsUnavailableError, clean_title, parse_feed
+from .phrases import (
+    PHRASES,
+    SPOKEN_LANGUAGES,
+    action_verb,
+    join_names,
+    say,
+    spoken_language,
+    spoken_time,
+)
+from .router import (
+    COMMAND_ALARM,
+    COMMAND_CHAT,
+    COMMAND_MEMORY_RECALL,
+    COMMAND_MEMORY_SAVE,
+    COMMAND_NEWS,
+    COMMAND_SERVICE,
+    COMMAND_WEATHER,
+    ROUTER_SCHEMA,
+    SERVICE_INTENTS,
+    AssistRouter,
+    RouterCommand,
+    RouterContext,
+    RouterFailure,
+    RouterOutputError,
+    build_router_messages,
+    validate_router_output,
+)
+from .tracking import (
+    REPEATED_QUESTION,
+    ActionRateLimiter,
+    RepeatTracker,
+    SignalCounter,
+    question_key,
+)
+from .weather import DayForecast, describe_weather
+
+__all__ = [
+    "AFFECT_FALL",
+    "AFFECT_FEAR",
+    "AFFECT_KINDS",
+    "AFFECT_LONELINESS",
+    "AFFECT_PAIN",
+    "AFFECT_SADNESS",
+    "ALARM_CANCELLED",
+    "ALARM_FIRED",
+    "ALARM_MISSED",
+    "ALARM_PENDING",
+    "COMMAND_ALARM",
+    "COMMAND_CHAT",
+    "COMMAND_MEMORY_RECALL",
+    "COMMAND_MEMORY_SAVE",
+    "COMMAND_NEWS",
+    "COMMAND_SERVICE",
+    "COMMAND_WEATHER",
+    "PHRASES",
+    "REPEATED_QUESTION",
+    "ROUTER_SCHEMA",
+    "SERVICE_INTENTS",
+    "SPOKEN_LANGUAGES",
+    "ActionRateLimiter",
+    "AffectSignal",
+    "AlarmBook",
+    "AlarmCommand",
+    "AlarmError",
+    "AlarmRecord",
+    "AlarmTime",
+    "AssistRouter",
+    "DayForecast",
+    "NewsReader",
+    "NewsUnavailableError",
+    "PendingAnswers",
+    "RepeatTracker",
+    "RouterCommand",
+    "RouterContext",
+    "RouterFailure",
+    "RouterOutputError",
+    "SignalCounter",
+    "action_verb",
+    "alarm_label",
+    "build_router_messages",
+    "clean_title",
+    "confirmation_answer",
+    "describe_weather",
+    "detect_affect",
+    "join_names",
+    "match_memory_recall",
+    "match_memory_save",
+    "matching_alarms",
+    "parse_alarm_command",
+    "parse_alarm_time",
+    "parse_feed",
+    "question_key",
+    "say",
+    "spoken_language",
+    "spoken_time",
+    "validate_router_output",
+]

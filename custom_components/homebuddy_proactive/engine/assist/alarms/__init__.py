@@ -1,0 +1,47 @@
+"""Alarms said out loud: what an alarm is (``model``), spoken times (``parse``), what a request
+asks of the alarms (``commands``) and the alarms stored in the engine's file (``book``).
+
+Times have a syntax precise enough that code beats a model at reading them; everything here is
+a pure function or SQL, and scheduling belongs to the host (Home Assistant's point-in-time
+tracker).
+"""
+
+from __future__ import annotations
+
+from .book import AlarmBook, AlarmError, matching_alarms
+from .commands import SEED_PREFIX, alarm_label, parse_alarm_command
+from .model import (
+    ALARM_CANCELLED,
+    ALARM_FIRED,
+    ALARM_MISSED,
+    ALARM_PENDING,
+    ALARM_STATUSES,
+    MAX_LABEL_CHARACTERS,
+    MAX_PENDING_ALARMS,
+    AlarmAction,
+    AlarmCommand,
+    AlarmRecord,
+    AlarmTime,
+)
+from .parse import parse_alarm_time
+
+__all__ = [
+    "ALARM_CANCELLED",
+    "ALARM_FIRED",
+    "ALARM_MISSED",
+    "ALARM_PENDING",
+    "ALARM_STATUSES",
+    "MAX_LABEL_CHARACTERS",
+    "MAX_PENDING_ALARMS",
+    "SEED_PREFIX",
+    "AlarmAction",
+    "AlarmBook",
+    "AlarmCommand",
+    "AlarmError",
+    "AlarmRecord",
+    "AlarmTime",
+    "alarm_label",
+    "matching_alarms",
+    "parse_alarm_command",
+    "parse_alarm_time",
+]

@@ -1,0 +1,144 @@
+"""The alarm book: the alarms kept in the engine's SQLite file (create, list, close).
+
+Scheduling belongs to the host (Home Assistant's point-in-time tracker); this is the SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Final
+
+import aiosqlite
+
+from ...storage import ProactiveStore
+from .model import (
+    ALARM_PENDING,
+    ALARM_STATUSES,
+    MAX_LABEL_CHARACTERS,
+    MAX_PENDING_ALARMS,
+    AlarmRecord,
+    AlarmTime,
+)
+
+_COLUMNS: Final = (
+    "id, client_id, hour, minute, fire_at, label, language, status, created_at, device_id"
+)
+
+
+class AlarmError(ValueError):
+    """An alarm request is invalid (too many alarms, label too long, naive time)."""
+
+
+class AlarmBook:
+    """The alarms kept in the engine's SQLite file; every write is committed on return."""
+
+    def __init__(self, store: ProactiveStore) -> None:
+        """Use the store's connection (``alarm_schema.ALARM_SCHEMA_V4`` made the table)."""
+        # The store owns the connection and closes it; the alarm SQL stays in this module.
+        self._db: aiosqlite.Connection = store.connection
+
+    async def add(
+        self,
+        *,
+        client_id: str,
+        when: datetime,
+        hour: int,
+        minute: int,
+        language: str,
+        created_at: datetime,
+        label: str = "",
+        device_id: str | None = None,
+    ) -> AlarmRecord:
+        """Store a pending alarm ringing at ``when`` (an aware datetime) and return it."""
+        if when.tzinfo is None or created_at.tzinfo is None:
+            raise AlarmError("alarm times must be timezone-aware")
+        label = label.strip()
+        if len(label) > MAX_LABEL_CHARACTERS:
+            raise AlarmError(f"label must be at most {MAX_LABEL_CHARACTERS} characters")
+        if len(await self.pending()) >= MAX_PENDING_ALARMS:
+            raise AlarmError(f"at most {MAX_PENDING_ALARMS} alarms can be pending")
+        fire_at = when.astimezone(UTC)
+        cursor = await self._db.execute(
+            "INSERT INTO alarms (client_id, hour, minute, fire_at, label, language, status,"
+            " created_at, device_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                client_id,
+                hour,
+                minute,
+                fire_at.isoformat(),
+                label,
+                language,
+                ALARM_PENDING,
+                created_at.astimezone(UTC).isoformat(),
+                device_id,
+            ),
+        )
+        await self._db.commit()
+        alarm_id = cursor.lastrowid
+        assert alarm_id is not None
+        return AlarmRecord(
+            id=alarm_id,
+            client_id=client_id,
+            hour=hour,
+            minute=minute,
+            fire_at=fire_at,
+            label=label,
+            language=language,
+            status=ALARM_PENDING,
+            created_at=created_at.astimezone(UTC),
+            device_id=device_id,
+        )
+
+    async def pending(self) -> list[AlarmRecord]:
+        """Return the alarms still to ring, soonest first."""
+        async with self._db.execute(
+            f"SELECT {_COLUMNS} FROM alarms WHERE status = ? ORDER BY fire_at, id",
+            (ALARM_PENDING,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_alarm_from_row(row) for row in rows]
+
+    async def get(self, alarm_id: int) -> AlarmRecord | None:
+        """Return one alarm, whatever its status."""
+        async with self._db.execute(
+            f"SELECT {_COLUMNS} FROM alarms WHERE id = ?", (alarm_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _alarm_from_row(row) if row else None
+
+    async def close_alarm(self, alarm_id: int, status: str, when: datetime) -> bool:
+        """Move a pending alarm to ``status`` (fired, cancelled, missed); False if not pending."""
+        if status not in ALARM_STATUSES or status == ALARM_PENDING:
+            raise AlarmError(f"cannot move an alarm to {status!r}")
+        cursor = await self._db.execute(
+            "UPDATE alarms SET status = ?, updated_at = ? WHERE id = ? AND status = ?",
+            (status, when.astimezone(UTC).isoformat(), alarm_id, ALARM_PENDING),
+        )
+        await self._db.commit()
+        return cursor.rowcount > 0
+
+
+def matching_alarms(alarms: Sequence[AlarmRecord], when: AlarmTime | None) -> list[AlarmRecord]:
+    """Return the alarms a spoken time designates ("l'alarme de 7 heures": every 7:xx at 7:00)."""
+    if when is None or when.delay is not None:
+        return list(alarms)
+    exact = [a for a in alarms if (a.hour, a.minute) == (when.hour, when.minute)]
+    if exact or when.minute:
+        return exact
+    return [a for a in alarms if a.hour == when.hour]
+
+
+def _alarm_from_row(row: Sequence[Any]) -> AlarmRecord:
+    return AlarmRecord(
+        id=int(row[0]),
+        client_id=row[1],
+        hour=int(row[2]),
+        minute=int(row[3]),
+        fire_at=datetime.fromisoformat(row[4]),
+        label=row[5],
+        language=row[6],
+        status=row[7],
+        created_at=datetime.fromisoformat(row[8]),
+        device_id=row[9],
+    )

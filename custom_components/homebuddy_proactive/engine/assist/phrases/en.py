@@ -1,0 +1,104 @@
+"""What Assist says in English, and its router prompt in English."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .book import Phrasebook
+
+
+def spoken_time(hour: int, minute: int) -> str:
+    """Say a wall-clock time: "7:30 AM", "7 PM"."""
+    suffix = "AM" if hour < 12 else "PM"
+    twelve = hour % 12 or 12
+    return f"{twelve} {suffix}" if minute == 0 else f"{twelve}:{minute:02d} {suffix}"
+
+
+PHRASEBOOK: Final = Phrasebook(
+    sentences={
+        "fallback_invalid": ("Sorry, I didn't quite understand. Could you say it another way?"),
+        "model_unavailable": ("Sorry, I can't think right now. Please try again in a moment."),
+        "alarm_set": "All right, the alarm will ring at {time}.",
+        "alarm_ringing": "It's {time}. This is your alarm.",
+        "alarm_ask_time": "What time should the alarm ring?",
+        "alarm_failed": "I couldn't save that alarm.",
+        "alarm_none": "You have no alarms.",
+        "alarm_list_one": "You have one alarm, at {times}.",
+        "alarm_list_many": "You have {count} alarms: {times}.",
+        "alarm_cancelled": "Done, the alarm at {times} is cancelled.",
+        "alarm_not_found": "I can't find an alarm at {time}.",
+        "alarm_which": "You have {count} alarms: {times}. Which one should I cancel?",
+        "memory_saved": "Got it, I'll remember that.",
+        "memory_failed": "I couldn't remember that.",
+        "memory_recall": "Here is what I know about {subject}: {facts}",
+        "memory_recall_any": "Here is what I remember: {facts}",
+        "memory_nothing": "I don't know anything about {subject} yet.",
+        "memory_nothing_any": "I haven't remembered anything yet.",
+        "service_done": "Done: {names}.",
+        "service_need_target": "Which device should I control?",
+        "service_not_found": ("I can't find “{name}” among the devices I'm allowed to control."),
+        "service_not_allowed": "I'm not allowed to control {names}.",
+        "service_unsupported": "I don't know how to do that.",
+        "service_rate_limited": (
+            "I've already done many actions this minute. Please wait a little."
+        ),
+        "service_failed": "I couldn't control {names}.",
+        "confirm_question": "Do you really want me to {action} {names}?",
+        "confirm_declined": "All right, I won't do anything.",
+        "weather_not_configured": "No weather service is chosen in HomeBuddy's options.",
+        "weather_unavailable": "The weather isn't available right now.",
+        "weather_now": "Right now: {condition}, {temperature} degrees.",
+        "weather_now_no_temperature": "Right now: {condition}.",
+        "weather_today": "Today, between {low} and {high} degrees.",
+        "weather_tomorrow": "Tomorrow: {condition}, between {low} and {high} degrees.",
+        "weather_tomorrow_short": "Tomorrow: {condition}.",
+        "news_not_configured": "No news feed is chosen in HomeBuddy's options.",
+        "news_unavailable": ("I can't reach the news feed right now. Please try again later."),
+        "news_empty": "The news feed has no headlines right now.",
+        "news_headlines": "Here are the headlines. {headlines}",
+    },
+    action_verbs={
+        ("lock", True): "lock",
+        ("lock", False): "unlock",
+        ("cover", True): "open",
+        ("cover", False): "close",
+        ("valve", True): "open",
+        ("valve", False): "close",
+        ("alarm_control_panel", True): "arm",
+        ("alarm_control_panel", False): "disarm",
+        ("", True): "turn on",
+        ("", False): "turn off",
+        ("", None): "adjust",
+    },
+    conditions={
+        "clear-night": "clear night",
+        "cloudy": "cloudy",
+        "exceptional": "exceptional weather",
+        "fog": "fog",
+        "hail": "hail",
+        "lightning": "thunderstorms",
+        "lightning-rainy": "thunderstorms and rain",
+        "partlycloudy": "partly cloudy",
+        "pouring": "heavy rain",
+        "rainy": "rain",
+        "snowy": "snow",
+        "snowy-rainy": "sleet",
+        "sunny": "sunny",
+        "windy": "windy",
+        "windy-variant": "windy and cloudy",
+    },
+    and_word="and",
+    spoken_time=spoken_time,
+    router_prompt={
+        "intro": (
+            "You are HomeBuddy, the kind voice assistant of an older person, at home. You get "
+            "what they just said (transcribed, sometimes imperfectly) and answer ONLY with a "
+            "JSON object following the schema, choosing one command:"
+        ),
+        "language": "Answer in English, with short, simple and warm sentences.",
+        "now": "It is {now}.",
+        "memories": "What you know about this person:",
+        "episode": "Summary of the recent conversation:",
+        "devices": "Devices you may control:",
+    },
+)

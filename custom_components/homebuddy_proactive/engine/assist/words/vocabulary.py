@@ -1,0 +1,31 @@
+"""The shape of one language's words that Assist listens for (``fr.py``, ``en.py``, ``el.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Vocabulary:
+    """The words of one language that the alarm parser and the yes/no reader recognise.
+
+    Words are written in their natural spelling (accents, final sigma): they are folded
+    when the tables of every language are merged.
+    """
+
+    # Alarms: number words (tens combine with units: "vingt et une", "forty five"), weekdays
+    # (Monday is 0).
+    number_units: Mapping[str, int]
+    number_tens: Mapping[str, int]
+    weekdays: Mapping[str, int]
+    # Confirmations: one-word answers, answers of several words, and the phrases that begin
+    # with a "no" word but mean yes, or are a hesitation.
+    yes: frozenset[str]
+    yes_phrases: tuple[str, ...]
+    no: frozenset[str]
+    no_phrases: tuple[str, ...]
+    yes_despite_no: tuple[str, ...] = ()
+    unsure_phrases: tuple[str, ...] = ()
+    # Hesitations said before the answer ("euh, oui").
+    fillers: frozenset[str] = frozenset()
