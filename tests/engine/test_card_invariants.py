@@ -21,7 +21,7 @@ import unicodedata
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.proactive.cards import ELLIPSIS, shape_card
+from custom_components.homebuddy_proactive.engine.text.cards import ELLIPSIS, shape_card
 
 # --------------------------------------------------------------------------------------------
 # Corpus: sentences per language, with the traps the shaping must survive.

@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from custom_components.homebuddy_proactive.engine.proactive.cards import ELLIPSIS, shape_card
+from custom_components.homebuddy_proactive.engine.text.cards import ELLIPSIS, shape_card
 
 LONG_EN = (
     "Canberra is the capital of Australia. It was chosen as a compromise between Sydney and "

@@ -1,8 +1,8 @@
 """Memory: the person's long-term memory in five stores (factual, episodic, procedural,
 affective, short-term), scored, searched, summarised and decayed; ``MemoryEngine`` is its facade.
 
-May import ``storage``, ``text``, ``llm``, ``const`` and ``config`` (and, for now, the word and
-card helpers of ``proactive.session``, ``proactive.cards`` and ``proactive.detector``).
+May import ``storage``, ``text``, ``llm``, ``const`` and ``config``; never ``proactive``,
+``assist`` or ``standalone``.
 """
 
 from .episodes import TONES

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..proactive.cards import shape_card
-from ..proactive.detector import language_name
+from ..text.cards import shape_card
+from ..text.languages import language_name
 from ..text.normalize import fold
-from .search import content_terms
+from ..text.similarity import content_words
 
 TONE_NEUTRAL: Final = "neutral"
 TONES: Final = ("positive", "neutral", "negative", "mixed")
@@ -74,7 +74,7 @@ class EpisodeSummary:
 def extractive_summary(turns: Sequence[EpisodeTurn]) -> EpisodeSummary:
     """Summarise without a model: the most central turns, the commonest words, neutral tone."""
     spoken = [turn for turn in turns if turn.text.strip()]
-    words = [content_terms(turn.text) for turn in spoken]
+    words = [content_words(turn.text) for turn in spoken]
     shared = Counter(word for turn_words in words for word in turn_words)
 
     def centrality(index: int) -> float:
@@ -105,7 +105,7 @@ def _topics(texts: Sequence[str]) -> tuple[str, ...]:
     spelling: dict[str, str] = {}
     first_seen: dict[str, int] = {}
     for text in texts:
-        keep = content_terms(text)
+        keep = content_words(text)
         for word in _TOPIC_WORD_RE.findall(text):
             key = fold(word)
             if key not in keep:

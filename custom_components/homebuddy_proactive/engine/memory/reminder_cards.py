@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..proactive.cards import shape_card
 from ..text.capture import CapturedMemory
+from ..text.cards import shape_card
 from ..text.language import DEFAULT_LANGUAGE, _base_code
 from ..text.rules.base import KIND_TASK
 

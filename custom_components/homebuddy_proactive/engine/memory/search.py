@@ -19,15 +19,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..proactive.session import content_words
 from ..storage.search_index import search_text
 from ..text.normalize import fold
+from ..text.similarity import content_words
 
 __all__ = [
     "MATCH_BUDGET",
     "MatchPlan",
     "TermPattern",
-    "content_terms",
     "document_count_sql",
     "name_terms",
     "phrase",
@@ -50,15 +49,10 @@ MIN_PREFIXED_LENGTH: Final = 5
 _TOKEN_RE: Final = re.compile(r"[^\W_]+")
 
 
-def content_terms(text: str) -> set[str]:
-    """The content words of a text (function words removed), under the index's fold."""
-    return {fold(word) for word in content_words(text)}
-
-
 def query_terms(text: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
     """The folded content words of an utterance, longest first, as index tokens."""
     terms: set[str] = set()
-    for word in content_terms(text):
+    for word in content_words(text):
         terms.update(token for token in _TOKEN_RE.findall(word) if len(token) > 1)
     return sorted(terms, key=lambda term: (-len(term), term))[:limit]
 

@@ -5,3 +5,8 @@ store, one analysis from ``text``, the model through ``detector``), shaped into 
 (``cards``) and sent by the ``ProactiveEngine``. May import: ``text``, ``memory``, ``storage``,
 ``llm``, ``config``, ``const``; never ``assist`` or ``standalone``.
 """
+
+from .connection import Connection
+from .engine import EngineStats, Insight, ProactiveEngine
+
+__all__ = ["Connection", "EngineStats", "Insight", "ProactiveEngine"]

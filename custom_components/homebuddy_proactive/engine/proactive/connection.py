@@ -30,6 +30,8 @@ from ..const import (
 from ..llm import ModelError, ModelOutputError, ModelUnavailableError
 from ..storage import PersonObservation, TranscriptRecord
 from ..text import analyse, detect_language, name_key
+from ..text.normalize import fold
+from ..text.similarity import same_question
 from .detector import CardDecision, EvaluationRequest
 from .protocol import (
     FeedbackEvent,
@@ -39,13 +41,7 @@ from .protocol import (
     error_frame,
     parse_frame,
 )
-from .session import (
-    SessionState,
-    SpeechStream,
-    Utterance,
-    fold,
-    same_question,
-)
+from .session import SessionState, SpeechStream, Utterance
 
 if TYPE_CHECKING:
     from .engine import ProactiveEngine

@@ -16,9 +16,10 @@ from ..config import EngineConfig
 from ..const import INTENT_ENTITY_CONTEXT, INTENT_QUESTION, INTENTS
 from ..llm import ModelOutputError, OllamaModel
 from ..text import mentions_sensitive_trait, name_key
-from ..text.languages import LANGUAGE_NAMES
-from .cards import shape_card
-from .session import PersonNotes, fold
+from ..text.cards import shape_card
+from ..text.languages import language_name
+from ..text.normalize import fold
+from .session import PersonNotes
 
 # Words that mark an inferred role as an inference, per language.
 _QUALIFIERS: Final = (
@@ -173,11 +174,6 @@ def insight_schema(max_characters: int, *, answer: bool = False) -> dict[str, An
         },
         "required": ["intervene", "intent", "confidence", "card", "people"],
     }
-
-
-def language_name(code: str) -> str:
-    """English name of a language code, for the prompt."""
-    return LANGUAGE_NAMES.get(code.split("-", maxsplit=1)[0].lower(), code)
 
 
 def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dict[str, str]]:

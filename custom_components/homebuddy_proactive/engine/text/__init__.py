@@ -1,7 +1,8 @@
 """The text room: pure, local rules over one utterance (language, question, reminder, hints).
 
 No model call and no I/O; it imports only ``engine.const`` and itself. :func:`analyse` reads an
-utterance once; ``rules/<code>.py`` holds each language's rules, ``segment.py`` the splitting.
+utterance once; ``rules/<code>.py`` holds each language's rules, ``segment.py`` the splitting,
+``languages.py`` the registry, ``similarity.py`` utterance comparison, ``cards.py`` card shaping.
 """
 
 from .analysis import UtteranceAnalysis, analyse

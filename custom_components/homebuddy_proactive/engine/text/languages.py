@@ -56,3 +56,8 @@ OTHER_LANGUAGE_NAMES: Final[Mapping[str, str]] = MappingProxyType(
 LANGUAGE_NAMES: Final[Mapping[str, str]] = MappingProxyType(
     {**{lang.code: lang.name for lang in LANGUAGES}, **OTHER_LANGUAGE_NAMES}
 )
+
+
+def language_name(code: str) -> str:
+    """English name of a language code ("fr-FR" → "French"), for the model prompt."""
+    return LANGUAGE_NAMES.get(code.split("-", maxsplit=1)[0].lower(), code)
