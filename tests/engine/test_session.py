@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from custom_components.homebuddy_proactive.engine.proactive.connection import _PartialTiming
+from custom_components.homebuddy_proactive.engine.proactive.pacing import PartialTiming
 from custom_components.homebuddy_proactive.engine.proactive.session import (
     RecentCard,
     SessionState,
@@ -108,7 +108,7 @@ def test_people_are_grouped_and_bounded() -> None:
 
 def test_partial_timing_debounce_and_interval() -> None:
     """Fast revisions coalesce; unbroken speech is sampled once per interval."""
-    timing = _PartialTiming()
+    timing = PartialTiming()
     debounce, interval = 0.25, 1.5
     timing.revision_at(10.0)
     assert timing.next_evaluation_at(debounce, interval) == 10.25

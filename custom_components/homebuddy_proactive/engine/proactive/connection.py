@@ -33,6 +33,7 @@ from ..text import analyse, detect_language, name_key
 from ..text.normalize import fold
 from ..text.similarity import same_question
 from .detector import CardDecision, EvaluationRequest
+from .pacing import PartialTiming
 from .protocol import (
     FeedbackEvent,
     PingEvent,
@@ -84,7 +85,7 @@ class Connection:
         self._partial_wakeup = asyncio.Event()
         self._partial_worker: asyncio.Task[None] | None = None
         self._partial_eval: asyncio.Task[None] | None = None
-        self._partial: _PartialTiming = _PartialTiming()
+        self._partial: PartialTiming = PartialTiming()
         self._stream_language = "en"
 
     @property
@@ -588,42 +589,3 @@ def _spelling_in(text: str, name: str) -> str:
     if index >= 0 and len(fold(text)) == len(text):
         return text[index : index + len(name)]
     return name
-
-
-@dataclass
-class _PartialTiming:
-    """When the partial lane should next evaluate (monotonic seconds).
-
-    Debounce coalesces fast revisions; during unbroken speech the newest partial is still
-    sampled, at most once per interval (start to start).
-    """
-
-    pending: bool = False
-    first_pending_at: float = 0.0
-    last_revision_at: float = 0.0
-    last_start_at: float | None = None
-
-    def revision_at(self, now: float) -> None:
-        """A new partial revision arrived."""
-        if not self.pending:
-            self.pending = True
-            self.first_pending_at = now
-        self.last_revision_at = now
-
-    def next_evaluation_at(self, debounce: float, interval: float) -> float:
-        """When the newest pending revision should be evaluated."""
-        settled = self.last_revision_at + debounce
-        sampled = self.first_pending_at + max(interval, debounce)
-        fire_at = min(settled, sampled)
-        if self.last_start_at is not None:
-            fire_at = max(fire_at, self.last_start_at + interval)
-        return fire_at
-
-    def started(self, now: float) -> None:
-        """An evaluation of the newest revision starts now."""
-        self.pending = False
-        self.last_start_at = now
-
-    def clear(self) -> None:
-        """Nothing is pending any more (the utterance became final)."""
-        self.pending = False

@@ -1,0 +1,44 @@
+"""When the partial lane evaluates live speech: debounce fast revisions, sample unbroken speech."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class PartialTiming:
+    """When the partial lane should next evaluate (monotonic seconds).
+
+    Debounce coalesces fast revisions; during unbroken speech the newest partial is still
+    sampled, at most once per interval (start to start).
+    """
+
+    pending: bool = False
+    first_pending_at: float = 0.0
+    last_revision_at: float = 0.0
+    last_start_at: float | None = None
+
+    def revision_at(self, now: float) -> None:
+        """A new partial revision arrived."""
+        if not self.pending:
+            self.pending = True
+            self.first_pending_at = now
+        self.last_revision_at = now
+
+    def next_evaluation_at(self, debounce: float, interval: float) -> float:
+        """When the newest pending revision should be evaluated."""
+        settled = self.last_revision_at + debounce
+        sampled = self.first_pending_at + max(interval, debounce)
+        fire_at = min(settled, sampled)
+        if self.last_start_at is not None:
+            fire_at = max(fire_at, self.last_start_at + interval)
+        return fire_at
+
+    def started(self, now: float) -> None:
+        """An evaluation of the newest revision starts now."""
+        self.pending = False
+        self.last_start_at = now
+
+    def clear(self) -> None:
+        """Nothing is pending any more (the utterance became final)."""
+        self.pending = False
