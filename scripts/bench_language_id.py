@@ -3,7 +3,8 @@
 
 Sentences with a known language are read from the engine's language tests (tables by
 language, ``(text, language, ...)`` rows and parameters) and from the simulator scripts that
-name one language (``SIMULATOR_LANGUAGE=xx``). The hand-written detector is the one of
+name one language (``SIMULATOR_LANGUAGE=xx``), and, as a second set, from the rule corpora
+(``tests/engine/corpora/<lang>/*.tsv``). The hand-written detector is the one of
 commit ``HAND_DETECTOR_COMMIT`` (its detection section loaded from git); the other is
 ``engine.text.identify``. Prints accuracy per language and overall, and time per utterance.
 
@@ -126,6 +127,22 @@ def simulator_sentences() -> list[tuple[str, str]]:
     return pairs
 
 
+def corpus_sentences() -> list[tuple[str, str]]:
+    """Texts of the language-rule corpora (``tests/engine/corpora/<lang>/*.tsv``, not Assist)."""
+    pairs: list[tuple[str, str]] = []
+    for code in SUPPORTED_LANGUAGES:
+        for path in sorted((ROOT / "tests" / "engine" / "corpora" / code).glob("*.tsv")):
+            lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line]
+            rows = [line.split("\t")[0] for line in lines if not line.startswith("#")][1:]
+            for text in rows:
+                if not _LATIN_LETTER_RE.search(text) and not _GREEK_RE.search(text):
+                    continue
+                if code == "el" and not _GREEK_RE.search(text):
+                    continue
+                pairs.append((text, code))
+    return pairs
+
+
 def evaluate(
     name: str, detect: Callable[[str], str], cases: list[tuple[str, str]], errors: bool
 ) -> None:
@@ -160,18 +177,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--errors", action="store_true", help="list the misidentified lines")
     args = parser.parse_args()
-    cases = list(dict.fromkeys(test_sentences() + simulator_sentences()))
-    per_language = Counter(language for _text, language in cases)
-    print(
-        f"{len(cases)} sentences: "
-        + ", ".join(f"{c} {per_language[c]}" for c in SUPPORTED_LANGUAGES)
-    )
     started = time.perf_counter()
     identify.load_identifier()
     print(f"py3langid model load: {1e3 * (time.perf_counter() - started):.0f} ms")
     hand = hand_detector()
-    evaluate("hand", lambda text: hand(text, None), cases, args.errors)
-    evaluate("py3langid", identify.detect_language, cases, args.errors)
+    sets = {
+        "tests and simulator scripts": test_sentences() + simulator_sentences(),
+        "rule corpora (tests/engine/corpora)": corpus_sentences(),
+    }
+    for title, pairs in sets.items():
+        cases = list(dict.fromkeys(pairs))
+        per_language = Counter(language for _text, language in cases)
+        print(
+            f"{title}: {len(cases)} sentences: "
+            + ", ".join(f"{c} {per_language[c]}" for c in SUPPORTED_LANGUAGES)
+        )
+        evaluate("hand", lambda text: hand(text, None), cases, args.errors)
+        evaluate("py3langid", identify.detect_language, cases, args.errors)
 
 
 if __name__ == "__main__":

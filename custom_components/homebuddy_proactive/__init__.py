@@ -31,6 +31,7 @@ from .engine.llm import ModelUnavailableError, OllamaModel
 from .engine.memory import MAINTENANCE_INTERVAL
 from .engine.proactive.engine import Insight, ProactiveEngine
 from .engine.storage import ProactiveStore, StoreError
+from .engine.text import warm_up
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView
@@ -102,6 +103,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
             translation_placeholders={"error": str(err)},
         ) from err
 
+    await hass.async_add_executor_job(warm_up)  # the language model loads off the loop
     engine = ProactiveEngine(config, store, model, clock=dt_util.utcnow)
     assistant = HomeBuddyAssistant(hass, engine, entry.options)
     runtime = HomeBuddyRuntimeData(engine=engine, store=store, model=model, assist=assistant)

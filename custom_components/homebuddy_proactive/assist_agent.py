@@ -89,7 +89,7 @@ from .engine.assist import (
 from .engine.memory import STORE_AFFECTIVE, STORE_EPISODIC
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.proactive.engine import ProactiveEngine
-from .engine.text.language import detect_language, is_question
+from .engine.text import detect_language, is_question
 from .weather_and_news import async_news_answer, async_weather_answer
 
 CONFIRMATION_TIMEOUT: Final = timedelta(seconds=60)

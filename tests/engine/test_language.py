@@ -1257,7 +1257,7 @@ def test_rule_boundaries(text: str, language: str, expected: bool) -> None:
         pytest.param("Não sei se ela vem com a gente", None, "pt", id="portuguese"),
         pytest.param("I don't know if she is coming with us", None, "en", id="english"),
         pytest.param("12345", None, "en", id="default"),
-        pytest.param("Hola", "", "es", id="empty-hint-ignored"),
+        pytest.param("Hola, ¿cómo estás hoy?", "", "es", id="empty-hint-ignored"),
         pytest.param("tu as vu mon téléphone", None, "fr", id="short-french"),
         pytest.param("has visto mi teléfono", None, "es", id="short-spanish"),
         pytest.param("com'era il film", None, "it", id="short-italian-elision"),

@@ -9,7 +9,8 @@ from typing import Final
 
 from ..text.capture import CapturedMemory
 from ..text.cards import shape_card
-from ..text.language import DEFAULT_LANGUAGE, _base_code
+from ..text.identify import _base_code
+from ..text.languages import DEFAULT_LANGUAGE
 from ..text.rules.base import KIND_TASK
 
 _CARD_PREFIXES: Final[dict[str, tuple[str, str]]] = {

@@ -29,6 +29,7 @@ from ..llm import ModelUnavailableError, OllamaModel
 from ..proactive.engine import ProactiveEngine
 from ..proactive.transport import new_socket, run_socket
 from ..storage import ProactiveStore, StoreError
+from ..text import warm_up
 from . import memories
 from .api_docs import docs_page, openapi_document, package_version
 from .auth import AccessTokens, SigninRateLimiter, authenticate, sign_in, utcnow
@@ -92,6 +93,7 @@ class StandaloneApi:
         model = OllamaModel(
             config.ollama_base_url, config.ollama_model, timeout=config.ollama_timeout_seconds
         )
+        await asyncio.to_thread(warm_up)  # the language model loads off the loop
         engine = ProactiveEngine(config, store, model, clock=self.clock)
         tokens = AccessTokens(store, self.clock, self.settings.auth_token_ttl_seconds)
         self._runtime = StandaloneRuntime(store=store, model=model, engine=engine, tokens=tokens)

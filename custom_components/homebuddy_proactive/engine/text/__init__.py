@@ -7,7 +7,8 @@ utterance once; ``rules/<code>.py`` holds each language's rules, ``segment.py`` 
 
 from .analysis import UtteranceAnalysis, analyse
 from .capture import CapturedMemory, capture_memory
-from .language import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, detect_language
+from .identify import detect_language, warm_up
+from .languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 from .names import name_key
 from .normalize import fold
 from .questions import is_question
@@ -32,4 +33,5 @@ __all__ = [
     "local_signal",
     "mentions_sensitive_trait",
     "name_key",
+    "warm_up",
 ]

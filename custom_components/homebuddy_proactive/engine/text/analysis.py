@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .capture import CapturedMemory, _capture
-from .language import _detect_scores, _rule_languages, detect_language
+from .identify import _detect_scores, _rule_languages, detect_language
 from .normalize import fold_aligned as _fold_aligned
 from .questions import _asks, is_question
 from .segment import _has_letters
@@ -80,5 +80,6 @@ def analyse(text: str, hint: str | None = None) -> UtteranceAnalysis:
     if not text or not _has_letters(text):
         return UtteranceAnalysis(text, language, 0.0, (language,), nfc, False)
     confidence = _detect_scores(nfc)[1]
-    candidates = tuple(_rule_languages(nfc, language))
+    rule_languages = _rule_languages(nfc, hint)
+    candidates = (language, *(code for code in rule_languages if code != language))
     return UtteranceAnalysis(text, language, confidence, candidates, nfc, True)

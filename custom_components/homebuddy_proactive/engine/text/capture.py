@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .language import _rule_languages, detect_language
+from .identify import _rule_languages, detect_language
 from .normalize import compile_folded as _compile
 from .normalize import fold as _fold
 from .normalize import fold_aligned as _fold_aligned

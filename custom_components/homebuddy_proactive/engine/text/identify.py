@@ -2,7 +2,11 @@
 
 A text written mostly in a non-Latin script is named by its script (Greek is "el"). Latin text
 is identified by py3langid's naive Bayes model over byte n-grams, restricted to the languages
-of :mod:`.languages` with normalised probabilities. The model is loaded once, on the first
+of :mod:`.languages` with normalised probabilities. A few spoken words are too little for the
+model (it is often confidently wrong on them), so the evidence is judged by the number of words,
+not by the probability: every language within a margin per word of the best one is plausible,
+its rules read the text, and the first plausible language whose question rule recognises the
+text names it. The model is loaded once, on the first
 identification (importing numpy and reading the model costs a few hundred milliseconds, so
 nothing is loaded at import); :func:`load_identifier` loads it ahead of time, e.g. from an
 executor at start-up. A client's language hint always wins over identification.
@@ -13,6 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
+import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
@@ -37,10 +42,11 @@ _SCRIPT_LANGUAGES: Final[tuple[tuple[str, str], ...]] = (
 _SCRIPT_RES: Final = tuple((re.compile(p), code) for p, code in _SCRIPT_LANGUAGES)
 _NON_LATIN_RE: Final = re.compile(r"[^\u0000-\u036f]")
 _SCRIPT_EVIDENCE: Final = 10.0
-# Runners-up whose probability is at least this share of the best one's also get their rules
-# applied: identification of a few spoken words is often a near tie between related languages.
-_CLOSE_SHARE: Final = 0.01
-_NO_EVIDENCE: Final = 0.5
+# Log-likelihood (nats) per word a language may trail the best one by and stay plausible:
+# the model misreads a few spoken words by up to ~3 nats a word, while a wrong language
+# trails by 4 or more.
+_MARGIN_PER_WORD: Final = 3.5
+_WORD_RE: Final = re.compile(r"[^\W\d_]+")
 
 _load_lock = threading.Lock()
 _identifier: LanguageIdentifier | None = None
@@ -81,41 +87,70 @@ def _script_language(text: str) -> str | None:
     return None
 
 
-def _model_scores(text: str) -> dict[str, float] | None:
-    """Return py3langid's probability of each supported language, or None without evidence."""
+def _model_scores(text: str) -> tuple[dict[str, float], tuple[str, ...]] | None:
+    """Return py3langid's probability of each supported language and the plausible ones.
+
+    The plausible languages (most likely first) are those whose log-likelihood is within
+    ``_MARGIN_PER_WORD`` of the best one's for each word of the text: a few words can be
+    confidently misread, so the margin grows with the text's length, not with a probability.
+    None when the model knows none of the text's n-grams.
+    """
     identifier = _identifier or load_identifier()
     features = identifier.instance2fv(f" {text.lower()} ")  # the edges are word boundaries
     if not features.any():
         return None  # no n-gram of the model in the text: only its prior would decide
     # No class prior: the model's prior follows its training corpus sizes, not who speaks.
-    probabilities = identifier.norm_probs(features @ identifier.nb_ptc)
-    return {
-        code: float(probability)
-        for code, probability in zip(identifier.nb_classes, probabilities, strict=True)
-    }
+    likelihoods = features @ identifier.nb_ptc
+    probabilities = identifier.norm_probs(likelihoods)
+    codes = [str(code) for code in identifier.nb_classes]
+    floor = float(likelihoods.max()) - _MARGIN_PER_WORD * max(1, len(_WORD_RE.findall(text)))
+    order = sorted(range(len(codes)), key=lambda i: (-likelihoods[i], codes[i] != DEFAULT_LANGUAGE))
+    plausible = tuple(codes[i] for i in order if likelihoods[i] >= floor)
+    return dict(zip(codes, map(float, probabilities), strict=True)), plausible
 
 
 @functools.lru_cache(maxsize=256)
-def _detect_scores(text: str) -> tuple[str, float, Mapping[str, float] | None]:
-    """Return the best language, its evidence and the Latin-script scores (None for scripts).
+def _detect_scores(
+    text: str,
+) -> tuple[str, float, Mapping[str, float] | None, tuple[str, ...]]:
+    """Return the best language, its evidence, the Latin-script scores and the plausible ones.
 
     The evidence is the best language's probability (0.0 when the model knows none of the
-    text's n-grams). Cached: one utterance is looked at by several rules (question, capture,
-    episode cue).
+    text's n-grams, and then every supported language is plausible); scripts have no scores.
+    Among several plausible languages the first (most likely first) whose question or reminder
+    rules recognise the text is the best. Cached: one utterance is looked at by several rules
+    (question, capture, episode cue).
     """
     script = _script_language(text)
     if script is not None:
-        return script, _SCRIPT_EVIDENCE, None
-    scores = _model_scores(text) if _LETTER_RE.search(text) else None
-    if scores is None:
-        return DEFAULT_LANGUAGE, 0.0, MappingProxyType(dict.fromkeys(SUPPORTED_LANGUAGES, 0.0))
-    best = max(scores, key=lambda code: (scores[code], code == DEFAULT_LANGUAGE))
-    return best, scores[best], MappingProxyType(scores)
+        return script, _SCRIPT_EVIDENCE, None, (script,)
+    model = _model_scores(text) if _LETTER_RE.search(text) else None
+    if model is None:
+        zeros = MappingProxyType(dict.fromkeys(SUPPORTED_LANGUAGES, 0.0))
+        return DEFAULT_LANGUAGE, 0.0, zeros, SUPPORTED_LANGUAGES
+    scores, plausible = model
+    best = plausible[0]
+    if len(plausible) > 1:
+        best = next((code for code in plausible if _recognised(text, code)), best)
+    return best, scores[plausible[0]], MappingProxyType(scores), plausible
+
+
+def _recognised(text: str, code: str) -> bool:
+    """Whether the question or the reminder rules of language ``code`` alone read ``text``."""
+    from .capture import _capture
+    from .questions import _asks
+
+    nfc = unicodedata.normalize("NFC", text)
+
+    def asks(sentence: str, language: str) -> bool:
+        return _asks(sentence, language, (language,))
+
+    return asks(nfc, code) or _capture(nfc, code, (code,), asks) is not None
 
 
 def _detect(text: str) -> tuple[str, float]:
     """Return the best language for ``text`` and the evidence behind it."""
-    best, evidence, _scores = _detect_scores(text)
+    best, evidence, _scores, _plausible = _detect_scores(text)
     return best, evidence
 
 
@@ -127,24 +162,21 @@ def detect_language(text: str, hint: str | None = None) -> str:
     return _detect(text or "")[0]
 
 
+def warm_up() -> None:
+    """Load the model and identify once, so the first utterance is not slow (run off-loop)."""
+    load_identifier()
+    detect_language("is everything ready")
+
+
 def _rule_languages(text: str, language: str | None) -> list[str]:
     """Return the languages whose rules should be applied to ``text``, most likely first.
 
-    The hinted language, then the identified one, then close runners-up; every supported
-    language when there is neither a hint nor evidence.
+    The hinted language and the identified one; without a hint, then the other plausible ones.
     """
     hinted = _base_code(language)
-    detected, evidence, scores = _detect_scores(text)
+    detected, _evidence, _scores, plausible = _detect_scores(text)
     ordered: list[str] = []
-    for code in (hinted, detected):
+    for code in (hinted, detected, *(plausible if hinted is None else ())):
         if code is not None and code not in ordered:
             ordered.append(code)
-    if scores is not None and evidence > 0.0:
-        close = sorted(
-            (code for code, score in scores.items() if score >= evidence * _CLOSE_SHARE),
-            key=lambda code: -scores[code],
-        )
-        ordered.extend(code for code in close if code not in ordered)
-    if hinted is None and evidence < _NO_EVIDENCE:
-        ordered.extend(code for code in SUPPORTED_LANGUAGES if code not in ordered)
     return ordered

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
-from .language import _base_code, _rule_languages
+from .identify import _base_code, _rule_languages
 from .rules import RULES
 from .rules.common import _generic_question, _statement_form
 from .rules.midsentence import _mid_question

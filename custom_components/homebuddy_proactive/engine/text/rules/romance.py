@@ -128,7 +128,7 @@ def _romance_when(
     if index >= len(rest):
         return not rest
     verb = rest[index]
-    if verb in modals:
+    if verb in modals or verb in _WHENEVER_MODALS:  # a sister language's "whenever you like"
         # "quando vuoi (tu)" = "whenever you like"; "quando vuoi partire" asks.
         after = [word for word in rest[index + 1 :] if word not in clitics]
         if verb not in _WHENEVER_MODALS:
