@@ -18,9 +18,10 @@ import functools
 import re
 import threading
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 
@@ -87,6 +88,30 @@ def _script_language(text: str) -> str | None:
     return None
 
 
+def _likelihoods(identifier: LanguageIdentifier, text: str) -> Any:
+    """Each language's log-likelihood of ``text`` under the model, without the class prior.
+
+    The same value as py3langid's ``instance2fv(text) @ nb_ptc``, computed over the few
+    n-grams the text has rather than a dense vector of every feature of the model. No class
+    prior: the model's prior follows its training corpus sizes, not who speaks.
+    """
+    import numpy  # loaded with the model, not at import (see the module's docstring)
+
+    nextmove, output = identifier.tk_nextmove, identifier.tk_output
+    counts: Counter[int] = Counter()
+    state = 0
+    for byte in text.encode("utf8", errors="surrogatepass"):
+        state = nextmove[(state << 8) + byte]
+        produced = output.get(state)
+        if produced:
+            counts.update(produced)
+    if not counts:
+        return None
+    rows = numpy.fromiter(counts.keys(), dtype=numpy.intp, count=len(counts))
+    weights = numpy.fromiter(counts.values(), dtype=numpy.float64, count=len(counts))
+    return weights @ identifier.nb_ptc[rows]
+
+
 def _model_scores(text: str) -> tuple[dict[str, float], tuple[str, ...]] | None:
     """Return py3langid's probability of each supported language and the plausible ones.
 
@@ -96,11 +121,9 @@ def _model_scores(text: str) -> tuple[dict[str, float], tuple[str, ...]] | None:
     None when the model knows none of the text's n-grams.
     """
     identifier = _identifier or load_identifier()
-    features = identifier.instance2fv(f" {text.lower()} ")  # the edges are word boundaries
-    if not features.any():
+    likelihoods = _likelihoods(identifier, f" {text.lower()} ")  # edges are word boundaries
+    if likelihoods is None:
         return None  # no n-gram of the model in the text: only its prior would decide
-    # No class prior: the model's prior follows its training corpus sizes, not who speaks.
-    likelihoods = features @ identifier.nb_ptc
     probabilities = identifier.norm_probs(likelihoods)
     codes = [str(code) for code in identifier.nb_classes]
     floor = float(likelihoods.max()) - _MARGIN_PER_WORD * max(1, len(_WORD_RE.findall(text)))
