@@ -102,3 +102,9 @@ def folded_words(text: str) -> frozenset[str]:
 def unify_typography(text: str) -> str:
     """Unify apostrophes, dashes and no-break spaces, keeping case and accents."""
     return text.translate(_CHAR_TABLE)
+
+
+def strip_accents(text: str) -> str:
+    """Remove diacritics but keep case (ΕΦΚΆ → ΕΦΚΑ), for rules where capitals matter."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))

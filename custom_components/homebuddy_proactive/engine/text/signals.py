@@ -20,6 +20,7 @@ from ..const import (
 from .normalize import compile_folded as _compile
 from .normalize import fold_aligned as _fold_aligned
 from .normalize import folded_words as _fw
+from .normalize import strip_accents
 from .segment import _WORD_RE, _has_letters, _phrases, _words
 
 # One alternation, searched once per utterance (every final is checked for a cue).
@@ -199,15 +200,9 @@ def _has_acronym(text: str) -> bool:
     for token in letters:
         if token in _COMMON_ACRONYMS or len(token) > 12:
             continue
-        if _ACRONYM_RE.fullmatch(token) and re.search(r"[A-ZΑ-Ω]{2,}", _strip_tonos(token)):
+        if _ACRONYM_RE.fullmatch(token) and re.search(r"[A-ZΑ-Ω]{2,}", strip_accents(token)):
             return True
     return False
-
-
-def _strip_tonos(text: str) -> str:
-    """Remove diacritics keeping case (ΕΦΚΆ → ΕΦΚΑ)."""
-    decomposed = unicodedata.normalize("NFD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def local_signal(text: str, language: str | None = None) -> str | None:
