@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
 
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, Platform
 from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.util import dt as dt_util
@@ -25,6 +28,8 @@ from .const import (
     DATABASE_FILENAME,
     DOMAIN,
     EVENT_INSIGHT,
+    ISSUE_NO_MODEL,
+    ISSUE_OLLAMA_UNREACHABLE,
 )
 from .engine.config import ConfigError, EngineConfig
 from .engine.llm import ModelUnavailableError, OllamaModel
@@ -59,17 +64,75 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
 
 
 def engine_config(entry: HomeBuddyConfigEntry) -> EngineConfig:
-    """Build the engine's configuration from the entry's data and options."""
+    """Build the engine's configuration from the entry's data and options.
+
+    An entry set up "without the model" stores an empty model name: the engine then runs on its
+    local rules and every model call fails as unavailable until a model is chosen (Reconfigure).
+    """
+    model = entry.data.get(CONF_MODEL) or ""
     base = EngineConfig(
         ollama_base_url=entry.data[CONF_URL],
-        ollama_model=entry.data[CONF_MODEL],
+        ollama_model=model or EngineConfig().ollama_model,  # replaced below when empty
         detector_mode=entry.options.get(CONF_DETECTOR_MODE, entry.data[CONF_DETECTOR_MODE]),
     )
-    return base.with_tuning(entry.options)
+    config = base.with_tuning(entry.options)
+    # The engine's check wants a model name; no name is this host's deliberate choice.
+    return config if model else replace(config, ollama_model="")
+
+
+def display_url(url: str) -> str:
+    """The Ollama URL as shown in a repair issue: without a user name or password."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+@callback
+def async_update_ollama_issue(
+    hass: HomeAssistant, entry: HomeBuddyConfigEntry, reachable: bool | None
+) -> None:
+    """Raise the "Ollama unreachable" repair while it fails; remove it once it answers."""
+    if reachable is False:
+        ir.async_create_issue(
+            hass,
+            DOMAIN,
+            ISSUE_OLLAMA_UNREACHABLE,
+            is_fixable=False,
+            severity=ir.IssueSeverity.ERROR,
+            translation_key=ISSUE_OLLAMA_UNREACHABLE,
+            translation_placeholders={"url": display_url(entry.data[CONF_URL])},
+        )
+    elif reachable:
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_OLLAMA_UNREACHABLE)
+
+
+@callback
+def async_update_no_model_issue(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> None:
+    """Say, as a repair, that no model is chosen yet (set up "without the model")."""
+    if entry.data.get(CONF_MODEL):
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_NO_MODEL)
+        return
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        ISSUE_NO_MODEL,
+        is_fixable=False,
+        severity=ir.IssueSeverity.WARNING,
+        translation_key=ISSUE_NO_MODEL,
+        translation_placeholders={"url": display_url(entry.data[CONF_URL])},
+    )
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
-    """Open the store, probe Ollama, start the engine and re-arm the alarms set by voice."""
+    """Open the store, probe Ollama, start the engine and re-arm the alarms set by voice.
+
+    Ollama being down does not stop the setup: everything but model answers works without it
+    (cards of reminders and tasks, memories, alarms, Assist's fast paths), a repair issue names
+    the unreachable URL, and the once-a-minute check below notices when it answers again.
+    """
     try:
         config = engine_config(entry)
     except ConfigError as err:
@@ -84,15 +147,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         timeout=config.ollama_timeout_seconds,
         verify=get_default_context(),
     )
-    try:
-        await model.list_models()
-    except ModelUnavailableError as err:
-        await model.close()
-        raise ConfigEntryNotReady(
-            translation_domain=DOMAIN,
-            translation_key="cannot_connect",
-            translation_placeholders={"url": config.ollama_base_url},
-        ) from err
+    with contextlib.suppress(ModelUnavailableError):
+        await model.list_models()  # records reachable or unreachable; either way setup goes on
     try:
         store = await ProactiveStore.open(hass.config.path(DATABASE_FILENAME))
     except StoreError as err:
@@ -115,6 +171,15 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         hass.bus.async_fire(EVENT_INSIGHT, insight_event_data(insight))
 
     entry.async_on_unload(engine.add_insight_listener(fire_insight_event))
+
+    @callback
+    def follow_ollama_status() -> None:
+        # The engine reports every change of the model's status (a call or the minute check).
+        async_update_ollama_issue(hass, entry, runtime.model_reachable)
+
+    entry.async_on_unload(engine.add_state_listener(follow_ollama_status))
+    follow_ollama_status()
+    async_update_no_model_issue(hass, entry)
 
     @callback
     def maintain_memories(now: datetime, *, only_if_due: bool = False) -> None:
@@ -183,4 +248,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -
     unloaded = await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
     if unloaded:
         await entry.runtime_data.async_close()
+        # Raised again at the next setup if they still hold.
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_OLLAMA_UNREACHABLE)
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_NO_MODEL)
     return unloaded

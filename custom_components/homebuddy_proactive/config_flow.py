@@ -1,8 +1,13 @@
 """Config, options and reconfigure flows of HomeBuddy Proactive.
 
 Setting up asks for the Ollama URL, proves it by listing the server's models, then lets the user
-pick one of them and the detector mode. The options form holds every tuning value of the engine;
-it is built from :data:`OPTION_FIELDS`, so a new option is one more descriptor in that tuple.
+pick one of them and the detector mode. When the server cannot be reached the user may try again
+or continue without the model (local rules only; a model is chosen later with Reconfigure).
+
+The options form holds every tuning value of the engine, in the sections of
+:data:`OPTION_SECTIONS`; it is built from :data:`OPTION_FIELDS`, so a new option is one more
+descriptor in that tuple and its key in one section. Options are stored flat, as before the
+sections existed, so the engine and existing entries read them unchanged.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from homeassistant.config_entries import (
     OptionsFlowWithReload,
 )
 from homeassistant.core import callback
+from homeassistant.data_entry_flow import section
 from homeassistant.helpers.selector import (
     EntitySelector,
     EntitySelectorConfig,
@@ -59,7 +65,7 @@ from .engine.config import (
     TuningSetting,
     validate_tuning,
 )
-from .engine.const import DETECTOR_CONVERSATE, DETECTOR_MODES
+from .engine.const import DETECTOR_CONVERSATE, DETECTOR_HEURISTIC, DETECTOR_MODES
 from .engine.llm import ModelUnavailableError, OllamaModel
 
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
@@ -76,6 +82,30 @@ DETECTOR_MODE_SELECTOR: Final = SelectSelector(
         translation_key=CONF_DETECTOR_MODE,
     )
 )
+
+
+class FormNumberSelector(NumberSelector):
+    """A number box that shows its range but leaves checking it to the options step.
+
+    Home Assistant's own number selector refuses a value out of range before the step runs,
+    which the frontend shows far from the field; here the step checks it and names the field.
+    """
+
+    def __call__(self, data: Any) -> float:
+        """Accept any number; the step checks the range."""
+        value: float = vol.Coerce(float)(data)
+        return value
+
+
+# Units shown in the number boxes of the options form.
+UNITS: Final[dict[str, str]] = {
+    "insight_cooldown_seconds": "s",
+    "partial_insight_cooldown_seconds": "s",
+    "transcript_window_seconds": "s",
+    "ollama_timeout_seconds": "s",
+    "partial_insight_debounce_ms": "ms",
+    "partial_insight_interval_ms": "ms",
+}
 
 
 def _keep(value: Any) -> Any:
@@ -130,12 +160,13 @@ def tuning_field(setting: TuningSetting) -> OptionField:
     return OptionField(
         key=setting.key,
         default=setting.default,
-        selector=NumberSelector(
+        selector=FormNumberSelector(
             NumberSelectorConfig(
                 min=setting.minimum,
                 max=setting.maximum,
                 step=setting.step,
                 mode=NumberSelectorMode.BOX,
+                **({"unit_of_measurement": UNITS[setting.key]} if setting.key in UNITS else {}),
             )
         ),
         validate=partial(validate_tuning, setting.key),
@@ -164,7 +195,7 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
     OptionField(
         key=CONF_ACTIONS_PER_MINUTE,
         default=DEFAULT_ACTIONS_PER_MINUTE,
-        selector=NumberSelector(
+        selector=FormNumberSelector(
             NumberSelectorConfig(min=1, max=60, step=1, mode=NumberSelectorMode.BOX)
         ),
         validate=_actions_per_minute,
@@ -184,6 +215,77 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
         error="invalid_url",
     ),
 )
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionSection:
+    """One section of the options form: its key (translations) and its fields, in order."""
+
+    key: str
+    fields: tuple[str, ...]
+    collapsed: bool = False
+
+
+OPTION_SECTIONS: Final[tuple[OptionSection, ...]] = (
+    OptionSection(
+        key="cards",
+        fields=(
+            CONF_DETECTOR_MODE,
+            "insight_target_characters",
+            "insight_max_characters",
+            "insight_cooldown_seconds",
+        ),
+    ),
+    OptionSection(
+        key="timing",
+        fields=(
+            "partial_insight_cooldown_seconds",
+            "transcript_window_seconds",
+            "transcript_max_items",
+        ),
+    ),
+    OptionSection(
+        key="memory",
+        fields=(
+            "memory_result_limit",
+            "memory_weight_recency",
+            "memory_weight_frequency",
+            "memory_weight_feedback",
+            "memory_weight_importance",
+        ),
+    ),
+    OptionSection(
+        key="assist",
+        fields=(CONF_ALLOWED_DOMAINS, CONF_ACTIONS_PER_MINUTE, CONF_WEATHER_ENTITY, CONF_NEWS_URL),
+    ),
+    OptionSection(
+        key="advanced",
+        fields=(
+            "detector_threshold",
+            "partial_insight_debounce_ms",
+            "partial_insight_interval_ms",
+            "ollama_timeout_seconds",
+        ),
+        collapsed=True,
+    ),
+)
+OPTION_BY_KEY: Final = {option.key: option for option in OPTION_FIELDS}
+SECTION_OF: Final = {key: part.key for part in OPTION_SECTIONS for key in part.fields}
+
+
+def flatten_options(user_input: dict[str, Any]) -> dict[str, Any]:
+    """The form's sectioned input as the flat mapping the entry stores."""
+    flat: dict[str, Any] = {}
+    for part in OPTION_SECTIONS:
+        flat.update(user_input.get(part.key) or {})
+    return flat
+
+
+def sectioned_options(flat: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Flat options (stored, or typed) grouped by the form's sections."""
+    return {
+        part.key: {key: flat[key] for key in part.fields if key in flat} for part in OPTION_SECTIONS
+    }
 
 
 async def async_list_models(url: str) -> list[str]:
@@ -231,12 +333,37 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
             errors = await self._async_load_models(user_input[CONF_URL])
             if not errors:
                 return await self.async_step_model()
+            if errors == {"base": "cannot_connect"}:
+                return await self.async_step_unreachable()
         return self.async_show_form(
             step_id="user",
             data_schema=self.add_suggested_values_to_schema(
-                URL_SCHEMA, user_input or {CONF_URL: DEFAULT_URL}
+                URL_SCHEMA, user_input or {CONF_URL: self._url or DEFAULT_URL}
             ),
             errors=errors,
+        )
+
+    async def async_step_unreachable(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Ollama cannot be reached: try another address or again, or go on without it."""
+        return self.async_show_menu(
+            step_id="unreachable",
+            menu_options=["user", "without_model"],
+            description_placeholders={"url": self._url},
+        )
+
+    async def async_step_without_model(
+        self, user_input: dict[str, Any] | None = None
+    ) -> ConfigFlowResult:
+        """Create the entry with local rules only: no model, the heuristic detector.
+
+        Alarms, memories, reminder and task cards and Assist's fast paths work; questions are
+        answered once Ollama is up and a model is chosen with Reconfigure.
+        """
+        return self.async_create_entry(
+            title=ENTRY_TITLE,
+            data={CONF_URL: self._url, CONF_MODEL: "", CONF_DETECTOR_MODE: DETECTOR_HEURISTIC},
         )
 
     async def async_step_model(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
@@ -290,6 +417,7 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
     async def _async_load_models(self, url: str) -> dict[str, str]:
         """Remember ``url`` and its models; return the form errors (empty on success)."""
         url = url.strip()
+        self._url = url
         try:
             models = await async_list_models(url)
         except ModelUnavailableError:
@@ -301,7 +429,6 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
             return {"base": "unknown"}
         if not models:
             return {"base": "no_models"}
-        self._url = url
         self._models = models
         return {}
 
@@ -313,15 +440,18 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
     """
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Show every option, validated again here beyond what the selectors enforce."""
+        """Show every option by section, validated again here beyond what the selectors enforce.
+
+        An error is keyed by its field, and by the field's section too: the frontend shows a
+        section's error at the top of that section (as for Home Assistant's MQTT flows).
+        """
         errors: dict[str, str] = {}
         if user_input is not None:
+            typed = flatten_options(user_input)
             options: dict[str, Any] = {}
             for option in OPTION_FIELDS:
                 try:
-                    options[option.key] = option.validate(
-                        user_input.get(option.key, option.default)
-                    )
+                    options[option.key] = option.validate(typed.get(option.key, option.default))
                 except ConfigError:
                     errors[option.key] = option.error
             if not errors:
@@ -333,14 +463,22 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
                     errors["insight_max_characters"] = "max_below_target"
             if not errors:
                 return self.async_create_entry(data=options)
+            for key, error in list(errors.items()):
+                errors.setdefault(SECTION_OF[key], error)
         return self.async_show_form(
             step_id="init",
-            data_schema=self.add_suggested_values_to_schema(self._schema(), user_input),
+            data_schema=self.add_suggested_values_to_schema(
+                self._schema(errors), user_input and sectioned_options(flatten_options(user_input))
+            ),
             errors=errors,
         )
 
-    def _schema(self) -> vol.Schema:
-        """Return the options schema, defaulting to the entry's current values."""
+    def _schema(self, errors: dict[str, str]) -> vol.Schema:
+        """Return the sectioned options schema, defaulting to the entry's current values.
+
+        Old entries store the same flat keys, so they are read as they are. A collapsed section
+        opens when one of its fields has an error.
+        """
         entry = self.config_entry
 
         def marker(option: OptionField) -> vol.Marker:
@@ -350,4 +488,17 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
             # An empty optional field must stay empty: a suggested value, not a default.
             return vol.Optional(option.key, description={"suggested_value": current})
 
-        return vol.Schema({marker(option): option.selector for option in OPTION_FIELDS})
+        return vol.Schema(
+            {
+                vol.Required(part.key): section(
+                    vol.Schema(
+                        {
+                            marker(OPTION_BY_KEY[key]): OPTION_BY_KEY[key].selector
+                            for key in part.fields
+                        }
+                    ),
+                    {"collapsed": part.collapsed and part.key not in errors},
+                )
+                for part in OPTION_SECTIONS
+            }
+        )

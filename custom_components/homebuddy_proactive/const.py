@@ -15,6 +15,10 @@ CONF_DETECTOR_MODE: Final = "detector_mode"
 DEFAULT_URL: Final = "http://127.0.0.1:11434"
 DATABASE_FILENAME: Final = "homebuddy_proactive.db"
 
+# Repair issues (issue registry ids, also their translation keys).
+ISSUE_OLLAMA_UNREACHABLE: Final = "ollama_unreachable"
+ISSUE_NO_MODEL: Final = "no_model"
+
 EVENT_INSIGHT: Final = "homebuddy_proactive_insight"
 WS_VIEW_URL: Final = "/api/homebuddy_proactive/ws"
 

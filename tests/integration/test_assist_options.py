@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 from homeassistant.core import HomeAssistant
-from homeassistant.data_entry_flow import FlowResult, FlowResultType, InvalidData
+from homeassistant.data_entry_flow import FlowResultType, InvalidData
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.homebuddy_proactive.config_flow import OPTION_FIELDS
+from custom_components.homebuddy_proactive.config_flow import OPTION_FIELDS, SECTION_OF
 from custom_components.homebuddy_proactive.const import (
     ASSIST_DOMAINS,
     CONF_ACTIONS_PER_MINUTE,
@@ -22,15 +22,10 @@ from custom_components.homebuddy_proactive.const import (
 from custom_components.homebuddy_proactive.engine.config import ConfigError, default_tuning
 from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
 
+from .options_form import field_selector, filled
+from .options_form import shown as _shown
+
 FIELDS = {option.key: option for option in OPTION_FIELDS}
-
-
-def _shown(result: FlowResult, key: str) -> Any:
-    """The value a field starts with (its suggested value, else its default)."""
-    marker = next(m for m in result["data_schema"].schema if m == key)
-    if marker.description and "suggested_value" in marker.description:
-        return marker.description["suggested_value"]
-    return marker.default()
 
 
 def _base() -> dict[str, Any]:
@@ -47,19 +42,21 @@ async def test_assist_options_are_offered_saved_and_shown_again(
     assert _shown(result, CONF_ACTIONS_PER_MINUTE) == 10
     assert _shown(result, CONF_WEATHER_ENTITY) == ""
     assert _shown(result, CONF_NEWS_URL) == ""
-    selector = result["data_schema"].schema[CONF_ALLOWED_DOMAINS]
+    selector = field_selector(result, CONF_ALLOWED_DOMAINS)
     assert selector.config["options"] == list(ASSIST_DOMAINS)
     assert selector.config["multiple"] is True
 
     result = await hass.config_entries.options.async_configure(
         result["flow_id"],
-        {
-            **_base(),
-            CONF_ALLOWED_DOMAINS: ["lock", "light"],
-            CONF_ACTIONS_PER_MINUTE: 5.0,
-            CONF_WEATHER_ENTITY: "weather.maison",
-            CONF_NEWS_URL: "  https://example.org/rss.xml ",
-        },
+        filled(
+            {
+                **_base(),
+                CONF_ALLOWED_DOMAINS: ["lock", "light"],
+                CONF_ACTIONS_PER_MINUTE: 5.0,
+                CONF_WEATHER_ENTITY: "weather.maison",
+                CONF_NEWS_URL: "  https://example.org/rss.xml ",
+            }
+        ),
     )
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
@@ -79,7 +76,7 @@ async def test_assist_options_are_offered_saved_and_shown_again(
     assert _shown(result, CONF_WEATHER_ENTITY) == "weather.maison"
 
     # Leaving the optional fields out clears them.
-    result = await hass.config_entries.options.async_configure(result["flow_id"], _base())
+    result = await hass.config_entries.options.async_configure(result["flow_id"], filled(_base()))
     await hass.async_block_till_done()
     assert entry.options[CONF_WEATHER_ENTITY] == ""
     assert entry.options[CONF_NEWS_URL] == ""
@@ -92,8 +89,9 @@ async def test_assist_options_are_offered_saved_and_shown_again(
         ({CONF_NEWS_URL: "ftp://example.org/feed"}, {CONF_NEWS_URL: "invalid_url"}),
         ({CONF_NEWS_URL: "les nouvelles"}, {CONF_NEWS_URL: "invalid_url"}),
         ({CONF_ACTIONS_PER_MINUTE: 2.5}, {CONF_ACTIONS_PER_MINUTE: "invalid_range"}),
+        ({CONF_ACTIONS_PER_MINUTE: 0}, {CONF_ACTIONS_PER_MINUTE: "invalid_range"}),
     ],
-    ids=["not_http", "not_a_url", "fractional"],
+    ids=["not_http", "not_a_url", "fractional", "zero"],
 )
 async def test_assist_option_errors_keep_the_form(
     hass: HomeAssistant,
@@ -104,24 +102,26 @@ async def test_assist_option_errors_keep_the_form(
     """A wrong feed address or a fractional rate is shown on its field and nothing is saved."""
     result = await hass.config_entries.options.async_init(init_integration.entry_id)
     result = await hass.config_entries.options.async_configure(
-        result["flow_id"], {**_base(), **changes}
+        result["flow_id"], filled({**_base(), **changes})
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == errors
+    assert result["errors"] == errors | {SECTION_OF[key]: error for key, error in errors.items()}
     assert init_integration.options == {}
 
 
 @pytest.mark.parametrize(
     "changes",
-    [{CONF_ALLOWED_DOMAINS: ["garage"]}, {CONF_ACTIONS_PER_MINUTE: 0}, {CONF_WEATHER_ENTITY: "x"}],
+    [{CONF_ALLOWED_DOMAINS: ["garage"]}, {CONF_WEATHER_ENTITY: "x"}],
 )
 async def test_selectors_refuse_what_they_do_not_offer(
     hass: HomeAssistant, init_integration: MockConfigEntry, changes: dict[str, Any]
 ) -> None:
-    """Unknown domains, a zero rate and a malformed entity id never reach the entry."""
+    """Unknown domains and a malformed entity id never reach the entry."""
     result = await hass.config_entries.options.async_init(init_integration.entry_id)
     with pytest.raises(InvalidData):
-        await hass.config_entries.options.async_configure(result["flow_id"], {**_base(), **changes})
+        await hass.config_entries.options.async_configure(
+            result["flow_id"], filled({**_base(), **changes})
+        )
 
 
 def test_domain_validation_beyond_the_selector() -> None:

@@ -16,7 +16,12 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResult, FlowResultType, InvalidData, UnknownFlow
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.homebuddy_proactive.config_flow import ENTRY_TITLE, OPTION_FIELDS
+from custom_components.homebuddy_proactive.config_flow import (
+    ENTRY_TITLE,
+    OPTION_FIELDS,
+    OPTION_SECTIONS,
+    SECTION_OF,
+)
 from custom_components.homebuddy_proactive.const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
@@ -39,6 +44,7 @@ from custom_components.homebuddy_proactive.engine.const import (
 from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL
+from .options_form import field_keys, field_selector, filled, shown
 
 TRANSLATIONS = Path(__file__).parents[2] / "custom_components" / DOMAIN / "translations"
 # The Assist agent's options as stored when the form leaves them untouched.
@@ -82,6 +88,16 @@ def _dropdown(result: FlowResult, key: str) -> list[str]:
 
 async def _start_user_flow(hass: HomeAssistant) -> FlowResult:
     return await hass.config_entries.flow.async_init(DOMAIN, context={"source": SOURCE_USER})
+
+
+async def _unreachable_menu(hass: HomeAssistant, result: FlowResult, url: str) -> FlowResult:
+    """Submit an unreachable ``url``; return the menu that follows."""
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_URL: url})
+    assert result["type"] is FlowResultType.MENU
+    assert result["step_id"] == "unreachable"
+    assert result["menu_options"] == ["user", "without_model"]
+    assert result["description_placeholders"] == {"url": url}
+    return result
 
 
 async def _finish_model_step(hass: HomeAssistant, result: FlowResult) -> FlowResult:
@@ -146,15 +162,15 @@ async def test_model_must_come_from_the_server(
 async def test_user_flow_server_error_then_recovers(
     hass: HomeAssistant, fake_ollama: FakeOllama
 ) -> None:
-    """An HTTP error shows cannot_connect, keeps the typed URL, and a retry succeeds."""
+    """An HTTP error offers trying again; the form keeps the typed URL, and a retry succeeds."""
     fake_ollama.tags_status = 500
     result = await _start_user_flow(hass)
+    result = await _unreachable_menu(hass, result, fake_ollama.url)
     result = await hass.config_entries.flow.async_configure(
-        result["flow_id"], {CONF_URL: fake_ollama.url}
+        result["flow_id"], {"next_step_id": "user"}
     )
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "user"
-    assert result["errors"] == {"base": "cannot_connect"}
     assert _default(result, CONF_URL) == fake_ollama.url
 
     fake_ollama.tags_status = 200
@@ -169,12 +185,14 @@ async def test_user_flow_server_error_then_recovers(
 async def test_user_flow_nothing_listening_then_recovers(
     hass: HomeAssistant, fake_ollama: FakeOllama
 ) -> None:
-    """A refused connection shows cannot_connect; the corrected URL is accepted."""
+    """A refused connection offers trying again; the corrected URL is accepted."""
     async with FakeOllama() as gone:
         dead_url = gone.url
     result = await _start_user_flow(hass)
-    result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_URL: dead_url})
-    assert result["errors"] == {"base": "cannot_connect"}
+    result = await _unreachable_menu(hass, result, dead_url)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {"next_step_id": "user"}
+    )
     assert _default(result, CONF_URL) == dead_url
 
     result = await hass.config_entries.flow.async_configure(
@@ -270,21 +288,18 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
     result = await hass.config_entries.options.async_init(entry.entry_id)
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "init"
-    fields = [str(marker) for marker in result["data_schema"].schema]
-    assert fields == [
-        CONF_DETECTOR_MODE,
-        *(setting.key for setting in TUNING_SETTINGS),
-        *ASSIST_OPTIONS,
-    ]
+    assert sorted(field_keys(result)) == sorted(
+        [CONF_DETECTOR_MODE, *(setting.key for setting in TUNING_SETTINGS), *ASSIST_OPTIONS]
+    )
     for setting in TUNING_SETTINGS:
-        assert _default(result, setting.key) == setting.default
-        selector = result["data_schema"].schema[_marker(result, setting.key)]
+        assert shown(result, setting.key) == setting.default
+        selector = field_selector(result, setting.key)
         assert selector.config["min"] == setting.minimum
         assert selector.config["max"] == setting.maximum
         assert selector.config["step"] == setting.step
         assert selector.config["mode"] == "box"
     # The detector mode chosen at setup is the starting point.
-    assert _default(result, CONF_DETECTOR_MODE) == DETECTOR_HEURISTIC
+    assert shown(result, CONF_DETECTOR_MODE) == DETECTOR_HEURISTIC
 
     wanted = {
         **default_tuning(),
@@ -295,7 +310,7 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
         "insight_max_characters": 120.0,
         "memory_result_limit": 0.0,
     }
-    result = await hass.config_entries.options.async_configure(result["flow_id"], wanted)
+    result = await hass.config_entries.options.async_configure(result["flow_id"], filled(wanted))
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options == {**wanted, **ASSIST_OPTIONS}
@@ -306,9 +321,9 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
 
     # Opening the options again starts from what was saved.
     result = await hass.config_entries.options.async_init(entry.entry_id)
-    assert _default(result, "detector_threshold") == 0.8
-    assert _default(result, "insight_cooldown_seconds") == 30
-    assert _default(result, CONF_DETECTOR_MODE) == DETECTOR_CONVERSATE
+    assert shown(result, "detector_threshold") == 0.8
+    assert shown(result, "insight_cooldown_seconds") == 30
+    assert shown(result, CONF_DETECTOR_MODE) == DETECTOR_CONVERSATE
 
 
 @pytest.mark.parametrize(
@@ -334,17 +349,18 @@ async def test_options_errors_keep_the_form_and_recover(
     entry = init_integration
     result = await hass.config_entries.options.async_init(entry.entry_id)
     typed = {**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_HYBRID, **changes}
-    result = await hass.config_entries.options.async_configure(result["flow_id"], typed)
+    result = await hass.config_entries.options.async_configure(result["flow_id"], filled(typed))
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == errors
+    # Under the field, and at the top of its section (where today's frontend shows it).
+    assert result["errors"] == errors | {SECTION_OF[key]: error for key, error in errors.items()}
     for key, value in changes.items():
-        shown = _default(result, key)
-        assert shown == value or (math.isnan(value) and math.isnan(shown))
-    assert _default(result, CONF_DETECTOR_MODE) == DETECTOR_HYBRID
+        typed_back = shown(result, key)
+        assert typed_back == value or (math.isnan(value) and math.isnan(typed_back))
+    assert shown(result, CONF_DETECTOR_MODE) == DETECTOR_HYBRID
     assert entry.options == {}
 
     fixed = {**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_HYBRID}
-    result = await hass.config_entries.options.async_configure(result["flow_id"], fixed)
+    result = await hass.config_entries.options.async_configure(result["flow_id"], filled(fixed))
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options == {**fixed, **ASSIST_OPTIONS}
@@ -361,13 +377,15 @@ async def test_options_errors_keep_the_form_and_recover(
 async def test_options_out_of_range_is_refused(
     hass: HomeAssistant, init_integration: MockConfigEntry, key: str, value: float
 ) -> None:
-    """Values outside a setting's range never reach the entry."""
+    """Values outside a setting's range never reach the entry: the error names the field."""
     result = await hass.config_entries.options.async_init(init_integration.entry_id)
-    with pytest.raises(InvalidData):
-        await hass.config_entries.options.async_configure(
-            result["flow_id"],
-            {**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_CONVERSATE, key: value},
-        )
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"],
+        filled({**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_CONVERSATE, key: value}),
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {key: "invalid_range", SECTION_OF[key]: "invalid_range"}
+    assert shown(result, key) == value
     assert init_integration.options == {}
 
 
@@ -475,8 +493,17 @@ def test_every_flow_string_is_translated(language: str) -> None:
     for reason in ("reconfigure_successful", "single_instance_allowed"):
         assert config["abort"][reason]
     init = options["step"]["init"]
-    assert set(init["data"]) == {option.key for option in OPTION_FIELDS}
-    assert set(init["data_description"]) == {option.key for option in OPTION_FIELDS}
+    assert set(init["sections"]) == {part.key for part in OPTION_SECTIONS}
+    for part in OPTION_SECTIONS:
+        texts = init["sections"][part.key]
+        assert texts["name"]
+        assert texts["description"]
+        assert set(texts["data"]) == set(part.fields)
+        assert set(texts["data_description"]) == set(part.fields)
+    assert {key for part in OPTION_SECTIONS for key in part.fields} == {
+        option.key for option in OPTION_FIELDS
+    }
+    assert config["step"]["unreachable"]["menu_options"]["without_model"]
     for error in ("invalid_range", "max_below_target"):
         assert options["error"][error]
     assert set(strings["selector"][CONF_DETECTOR_MODE]["options"]) == set(DETECTOR_MODES)

@@ -192,10 +192,10 @@ async def test_home_assistant_loads_the_language(
         assert {key: loaded.get(key) for key in wanted} == wanted, category
 
 
-async def test_greek_exception_message_is_rendered(hass: HomeAssistant) -> None:
-    """A Greek exception message takes its placeholder, as HA renders it for the user."""
-    loaded = await async_get_translations(hass, "el", "exceptions", [DOMAIN])
-    message = loaded[f"component.{DOMAIN}.exceptions.cannot_connect.message"]
+async def test_greek_repair_issue_is_rendered(hass: HomeAssistant) -> None:
+    """The Greek "Ollama unreachable" repair takes its placeholder, as HA renders it."""
+    loaded = await async_get_translations(hass, "el", "issues", [DOMAIN])
+    message = loaded[f"component.{DOMAIN}.issues.ollama_unreachable.description"]
     rendered = message.format(url="http://192.168.1.20:11434")
-    assert rendered.startswith("Δεν είναι δυνατή η σύνδεση με το Ollama")
+    assert rendered.startswith("Το HomeBuddy Proactive δεν μπορεί να συνδεθεί με τον διακομιστή")
     assert "http://192.168.1.20:11434" in rendered

@@ -95,6 +95,11 @@ class OllamaModel:
         Schema conformance beyond being a JSON object is the caller's to check.
         """
         self.stats.calls += 1
+        if not self.model:
+            # No model chosen (a host set up with local rules only): the server may well be
+            # reachable, so its status is left as it is.
+            self.stats.last_error = "no model chosen"
+            raise ModelUnavailableError("no model chosen")
         options = {"temperature": temperature, "num_predict": max_tokens}
         try:
             response = await self._chat(messages, schema, options)
