@@ -163,6 +163,17 @@ async def test_agent_is_a_conversation_entity_for_any_language(
     assert conversation.async_get_agent(hass, entry.entry_id) is None
 
 
+async def test_agent_declares_that_it_controls_the_home(
+    hass: HomeAssistant, setup_assist: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """The Assist dialog reads CONTROL: without it, it says "cannot control your home"."""
+    entry = await setup_assist()
+    state = hass.states.get(agent_id(hass, entry))
+    assert state is not None
+    features = state.attributes["supported_features"]
+    assert features & conversation.ConversationEntityFeature.CONTROL
+
+
 async def test_selectable_in_an_assist_pipeline(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
