@@ -65,6 +65,7 @@ from .engine.assist import (
     AlarmBook,
     AlarmCommand,
     AlarmError,
+    AlarmExistsError,
     AlarmRecord,
     AlarmTime,
     AssistRouter,
@@ -325,6 +326,14 @@ class HomeBuddyAssistant:
                 label=label,
                 language=turn.language,
                 device_id=turn.device_id,
+            )
+        except AlarmExistsError as err:
+            # "Alarm : 07:30" said again: one alarm, and the user hears it is already there.
+            existing = err.existing
+            return say(
+                "alarm_exists",
+                turn.language,
+                time=spoken_time(existing.hour, existing.minute, turn.language),
             )
         except AlarmError as err:
             LOGGER.warning("Alarm not saved: %s", err)

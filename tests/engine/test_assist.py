@@ -29,6 +29,7 @@ from custom_components.homebuddy_proactive.engine.assist import (
     AlarmBook,
     AlarmCommand,
     AlarmError,
+    AlarmExistsError,
     AlarmTime,
     AssistRouter,
     DayForecast,
@@ -58,6 +59,7 @@ from custom_components.homebuddy_proactive.engine.assist import (
     parse_feed,
     question_key,
     replay_scope,
+    same_alarm,
     say,
     spoken_time,
     validate_router_output,
@@ -273,6 +275,46 @@ async def test_alarm_book_refuses_bad_input(store: ProactiveStore) -> None:
             created_at=aware,
             label="x" * 200,
         )
+
+
+async def test_alarm_book_keeps_one_alarm_per_moment_and_purpose(store: ProactiveStore) -> None:
+    """The same minute of the same day with the same label (or none) is not stored twice."""
+    book = AlarmBook(store)
+    now = datetime(2026, 3, 2, 5, 0, tzinfo=UTC)
+    seven_thirty = datetime(2026, 3, 2, 7, 30, tzinfo=PARIS)
+
+    async def add(when: datetime, label: str = "") -> int:
+        alarm = await book.add(
+            client_id="a",
+            when=when,
+            hour=when.hour,
+            minute=when.minute,
+            language="fr",
+            created_at=now,
+            label=label,
+        )
+        return alarm.id
+
+    plain = await add(seven_thirty)
+    for when in (seven_thirty, seven_thirty.astimezone(UTC), seven_thirty + timedelta(seconds=20)):
+        with pytest.raises(AlarmExistsError) as caught:
+            await add(when)
+        assert caught.value.existing.id == plain
+        assert isinstance(caught.value, AlarmError)
+    # Another day, another minute, or a purpose the plain alarm does not say: new alarms.
+    await add(seven_thirty + timedelta(days=1))
+    await add(seven_thirty + timedelta(minutes=1))
+    pills = await add(seven_thirty, "mes médicaments")
+    with pytest.raises(AlarmExistsError) as caught:
+        await add(seven_thirty, "Mes Medicaments")
+    assert caught.value.existing.id == pills
+    # Nothing to add to a labelled alarm: a plain one at its moment is the same alarm.
+    assert same_alarm(await book.pending(), seven_thirty) is not None
+    assert len(await book.pending()) == 4
+    # Once cancelled, the moment is free again.
+    for alarm in await book.pending():
+        await book.close_alarm(alarm.id, ALARM_CANCELLED, now)
+    await add(seven_thirty)
 
 
 async def test_matching_alarms_by_spoken_time(store: ProactiveStore) -> None:

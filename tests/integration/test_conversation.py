@@ -356,6 +356,42 @@ async def test_alarm_fast_path_rings_at_its_time_without_the_model(
     assert len(rings) == 1
 
 
+async def test_the_same_alarm_is_not_set_twice(
+    hass: HomeAssistant,
+    setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """ "Alarm : 07:30" said three times is one alarm; the user hears it already exists."""
+    entry = await setup_assist()
+    answers = [(await ask(hass, entry, "Alarm : 07:30")).speech for _ in range(3)]
+    assert answers == [
+        "C'est noté, l'alarme sonnera à 7 heures 30.",
+        "Vous avez déjà une alarme à 7 heures 30.",
+        "Vous avez déjà une alarme à 7 heures 30.",
+    ]
+    assert [a["time"] for a in await list_alarms(hass)] == ["07:30"]
+    assert (await ask(hass, entry, "quelles alarmes ?")).speech == (
+        "Vous avez une alarme, à 7 heures 30."
+    )
+    # In other words, other languages, or through the model: still the same alarm.
+    assert (await ask(hass, entry, "set an alarm for 7:30 am", language="en")).speech == (
+        "You already have an alarm at 7:30 AM."
+    )
+    assert (await ask(hass, entry, "ξύπνα με στις 7:30", language="el")).speech == (
+        "Έχετε ήδη ξυπνητήρι στις 7:30."
+    )
+    fake_ollama.queue({"command": "alarm", "time": "07:30"})
+    assert (await ask(hass, entry, "j'aimerais être debout à sept heures et demie")).speech == (
+        "Vous avez déjà une alarme à 7 heures 30."
+    )
+    assert len(await list_alarms(hass)) == 1
+    # A purpose makes it another alarm; said again, that one is not doubled either.
+    await ask(hass, entry, "réveille-moi à 7 h 30 pour mes médicaments")
+    again = await ask(hass, entry, "réveille-moi à 7 h 30 pour mes médicaments")
+    assert again.speech == "Vous avez déjà une alarme à 7 heures 30."
+    assert [a["label"] for a in await list_alarms(hass)] == ["", "mes médicaments"]
+
+
 async def test_spoken_alarms_are_set_listed_and_cancelled(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],

@@ -24,12 +24,14 @@ from .alarms import (
     AlarmBook,
     AlarmCommand,
     AlarmError,
+    AlarmExistsError,
     AlarmRecord,
     AlarmTime,
     alarm_label,
     matching_alarms,
     parse_alarm_command,
     parse_alarm_time,
+    same_alarm,
 )
 from .confirm import PendingAnswers, confirmation_answer
 from .freshness import (
@@ -106,6 +108,7 @@ __all__ = [
     "AlarmBook",
     "AlarmCommand",
     "AlarmError",
+    "AlarmExistsError",
     "AlarmRecord",
     "AlarmTime",
     "AssistRouter",
@@ -138,6 +141,7 @@ __all__ = [
     "parse_feed",
     "question_key",
     "replay_scope",
+    "same_alarm",
     "say",
     "spoken_language",
     "spoken_time",
