@@ -71,7 +71,11 @@ class AlarmClock:
         label: str = "",
         device_id: str | None = None,
     ) -> AlarmRecord:
-        """Store an alarm for the next occurrence of ``when`` (home time zone) and arm it."""
+        """Store an alarm for the next occurrence of ``when`` (home time zone) and arm it.
+
+        Raises ``AlarmExistsError`` (nothing stored, nothing armed) when the same alarm is
+        already pending, whoever asks for it.
+        """
         now = dt_util.now()
         ring_at = when.next_after(now)
         local = dt_util.as_local(ring_at)

@@ -7,7 +7,10 @@ Order of a turn (seed 001's dispatch layer, made safe for a home):
    French, English and Greek forms);
 3. "souviens-toi que …" / "qu'est-ce que tu sais sur … ?", also by code;
 4. feelings that matter to a caregiver are stored and announced on the bus (side channel);
-5. the same question asked again within half an hour gets the same answer (and is counted);
+5. the same question asked again within half an hour is counted for caregivers; the model's
+   chat answer is given again word for word only to the same device or conversation, in the
+   same language, within two minutes, and never when it is of the moment (time, date, weather,
+   news, a device's state: :mod:`.engine.assist.freshness`);
 6. otherwise the router (one model call) picks a command and a handler does the I/O: devices
    through Home Assistant's own intents (exposed entities only, allowed domains only,
    confirmation for locks and doors, rate-limited, audited in the logbook), the weather entity
@@ -62,6 +65,7 @@ from .engine.assist import (
     AlarmBook,
     AlarmCommand,
     AlarmError,
+    AlarmExistsError,
     AlarmRecord,
     AlarmTime,
     AssistRouter,
@@ -73,6 +77,7 @@ from .engine.assist import (
     RouterFailure,
     SignalCounter,
     action_verb,
+    answer_is_replayable,
     confirmation_answer,
     detect_affect,
     join_names,
@@ -82,6 +87,7 @@ from .engine.assist import (
     parse_alarm_command,
     parse_alarm_time,
     question_key,
+    replay_scope,
     say,
     spoken_language,
     spoken_time,
@@ -93,15 +99,18 @@ from .engine.text import detect_language, is_question
 from .weather_and_news import async_news_answer, async_weather_answer
 
 CONFIRMATION_TIMEOUT: Final = timedelta(seconds=60)
+# A question asked again within this window is counted (the caregiver's signal) …
 REPEAT_WINDOW: Final = timedelta(minutes=30)
+# … but its answer is given again only within this one, to the same device or conversation.
+REPLAY_WINDOW: Final = timedelta(minutes=2)
 SIGNAL_WINDOW: Final = timedelta(hours=24)
 RECALL_LIMIT: Final = 3
 RECENT_TURNS: Final = 6
 MIN_REPEAT_WORDS: Final = 3
 RECENT_TURNS_WINDOW: Final = timedelta(minutes=30)
 AUDIT_NAME: Final = "HomeBuddy Assist"
-# Answers worth repeating word for word when the same question comes again; actions are not.
-REPEATABLE_COMMANDS: Final = frozenset(
+# Answers to questions, whose asking again is counted; actions are not questions.
+QUESTION_COMMANDS: Final = frozenset(
     {COMMAND_CHAT, COMMAND_WEATHER, COMMAND_NEWS, COMMAND_MEMORY_RECALL}
 )
 
@@ -177,7 +186,7 @@ class HomeBuddyAssistant:
         self.pending: PendingAnswers[PendingQuestion] = PendingAnswers(
             CONFIRMATION_TIMEOUT, dt_util.utcnow
         )
-        self.repeats = RepeatTracker(REPEAT_WINDOW, dt_util.utcnow)
+        self.repeats = RepeatTracker(REPEAT_WINDOW, dt_util.utcnow, replay_window=REPLAY_WINDOW)
         self.signals = SignalCounter(SIGNAL_WINDOW, dt_util.utcnow)
         self.router = AssistRouter(engine.model)
         self.memory = engine.memory
@@ -226,6 +235,7 @@ class HomeBuddyAssistant:
         if signal := detect_affect(text, turn.language):
             await self._wellbeing(signal, turn)
         key = question_key(text)
+        scope = replay_scope(turn.conversation_id, turn.device_id)
         if (repeated := self.repeats.repeat(key)) is not None:
             self._fire_wellbeing(
                 REPEATED_QUESTION,
@@ -233,14 +243,19 @@ class HomeBuddyAssistant:
                 count=repeated.count,
                 window_minutes=int(REPEAT_WINDOW.total_seconds() // 60),
             )
-            return repeated.answer
+            replay = self.repeats.replay(key, scope=scope, language=turn.language)
+            if replay is not None:
+                return replay
         decision = await self.router.route(text, await self._router_context(turn))
         if isinstance(decision, RouterFailure):
             phrase = "model_unavailable" if decision.reason == "unavailable" else "fallback_invalid"
             return say(phrase, turn.language)
         speech = await self._dispatch(decision, turn)
-        if decision.command in REPEATABLE_COMMANDS and _worth_repeating(text, key, turn.language):
-            self.repeats.record(key, speech)
+        if decision.command in QUESTION_COMMANDS and _worth_repeating(text, key, turn.language):
+            replayable = answer_is_replayable(decision, text, speech, self._exposed_device_names())
+            self.repeats.record(
+                key, speech if replayable else None, scope=scope, language=turn.language
+            )
         return speech
 
     async def _dispatch(self, decision: RouterCommand, turn: AssistTurn) -> str:
@@ -311,6 +326,14 @@ class HomeBuddyAssistant:
                 label=label,
                 language=turn.language,
                 device_id=turn.device_id,
+            )
+        except AlarmExistsError as err:
+            # "Alarm : 07:30" said again: one alarm, and the user hears it is already there.
+            existing = err.existing
+            return say(
+                "alarm_exists",
+                turn.language,
+                time=spoken_time(existing.hour, existing.minute, turn.language),
             )
         except AlarmError as err:
             LOGGER.warning("Alarm not saved: %s", err)

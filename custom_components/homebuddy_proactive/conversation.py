@@ -38,6 +38,10 @@ class HomeBuddyConversationEntity(
 ):
     """The assistant in an Assist pipeline: understands each request and answers or acts."""
 
+    # It turns devices on and off through Home Assistant's intents: without this flag the Assist
+    # dialog tells the user "This assistant cannot control your home".
+    _attr_supported_features = conversation.ConversationEntityFeature.CONTROL
+
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
         """Any language: French, English and Greek are spoken, others are answered in English."""

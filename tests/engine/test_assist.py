@@ -29,6 +29,7 @@ from custom_components.homebuddy_proactive.engine.assist import (
     AlarmBook,
     AlarmCommand,
     AlarmError,
+    AlarmExistsError,
     AlarmTime,
     AssistRouter,
     DayForecast,
@@ -41,6 +42,7 @@ from custom_components.homebuddy_proactive.engine.assist import (
     RouterFailure,
     RouterOutputError,
     SignalCounter,
+    answer_is_replayable,
     build_router_messages,
     clean_title,
     confirmation_answer,
@@ -50,10 +52,14 @@ from custom_components.homebuddy_proactive.engine.assist import (
     match_memory_recall,
     match_memory_save,
     matching_alarms,
+    mentions_the_moment,
+    names_a_device,
     parse_alarm_command,
     parse_alarm_time,
     parse_feed,
     question_key,
+    replay_scope,
+    same_alarm,
     say,
     spoken_time,
     validate_router_output,
@@ -269,6 +275,46 @@ async def test_alarm_book_refuses_bad_input(store: ProactiveStore) -> None:
             created_at=aware,
             label="x" * 200,
         )
+
+
+async def test_alarm_book_keeps_one_alarm_per_moment_and_purpose(store: ProactiveStore) -> None:
+    """The same minute of the same day with the same label (or none) is not stored twice."""
+    book = AlarmBook(store)
+    now = datetime(2026, 3, 2, 5, 0, tzinfo=UTC)
+    seven_thirty = datetime(2026, 3, 2, 7, 30, tzinfo=PARIS)
+
+    async def add(when: datetime, label: str = "") -> int:
+        alarm = await book.add(
+            client_id="a",
+            when=when,
+            hour=when.hour,
+            minute=when.minute,
+            language="fr",
+            created_at=now,
+            label=label,
+        )
+        return alarm.id
+
+    plain = await add(seven_thirty)
+    for when in (seven_thirty, seven_thirty.astimezone(UTC), seven_thirty + timedelta(seconds=20)):
+        with pytest.raises(AlarmExistsError) as caught:
+            await add(when)
+        assert caught.value.existing.id == plain
+        assert isinstance(caught.value, AlarmError)
+    # Another day, another minute, or a purpose the plain alarm does not say: new alarms.
+    await add(seven_thirty + timedelta(days=1))
+    await add(seven_thirty + timedelta(minutes=1))
+    pills = await add(seven_thirty, "mes médicaments")
+    with pytest.raises(AlarmExistsError) as caught:
+        await add(seven_thirty, "Mes Medicaments")
+    assert caught.value.existing.id == pills
+    # Nothing to add to a labelled alarm: a plain one at its moment is the same alarm.
+    assert same_alarm(await book.pending(), seven_thirty) is not None
+    assert len(await book.pending()) == 4
+    # Once cancelled, the moment is free again.
+    for alarm in await book.pending():
+        await book.close_alarm(alarm.id, ALARM_CANCELLED, now)
+    await add(seven_thirty)
 
 
 async def test_matching_alarms_by_spoken_time(store: ProactiveStore) -> None:
@@ -583,19 +629,38 @@ def test_pending_answers_expire_and_are_per_conversation() -> None:
     assert pending.pop("b") is None
 
 
-def test_repeat_tracker_reuses_and_counts() -> None:
-    """The same question within the window gets the first answer and a growing count."""
+def test_repeat_tracker_counts_home_wide_and_replays_narrowly() -> None:
+    """Asking again is counted for half an hour; the answer comes back only where and when."""
     clock = FakeClock()
-    tracker = RepeatTracker(timedelta(minutes=30), clock, max_entries=2)
-    key = question_key("Quel jour sommes-nous ?")
+    tracker = RepeatTracker(
+        timedelta(minutes=30), clock, replay_window=timedelta(minutes=2), max_entries=2
+    )
+    key = question_key("Qui a écrit Les Misérables ?")
+    kitchen = replay_scope("conv-1", "satellite-kitchen")
     assert tracker.repeat(key) is None
-    tracker.record(key, "Nous sommes lundi.")
-    clock.advance(minutes=5)
+    tracker.record(key, "Victor Hugo.", scope=kitchen, language="fr")
+    clock.advance(seconds=65)
     hit = tracker.repeat(key)
-    assert hit is not None and (hit.answer, hit.count) == ("Nous sommes lundi.", 2)
-    clock.advance(minutes=29)
+    assert hit is not None and hit.count == 2
+    # Same device (a new conversation at each wake word), same language, within two minutes.
+    same_device = replay_scope("conv-2", "satellite-kitchen")
+    assert tracker.replay(key, scope=same_device, language="fr") == "Victor Hugo."
+    assert tracker.replay(key, scope=same_device, language="en") is None
+    assert tracker.replay(key, scope=replay_scope("conv-1", "salon"), language="fr") is None
+    assert tracker.replay(key, scope=replay_scope("conv-1"), language="fr") is None
+    clock.advance(seconds=56)
+    assert tracker.replay(key, scope=kitchen, language="fr") is None  # 2 min 1 s
+    # Answered anew: the count goes on, the new answer is the one replayed.
+    tracker.record(key, "Victor Hugo, en 1862.", scope=kitchen, language="fr")
     hit = tracker.repeat(key)
     assert hit is not None and hit.count == 3
+    assert tracker.replay(key, scope=kitchen, language="fr") == "Victor Hugo, en 1862."
+    # An answer of the moment is counted but never replayed.
+    now_key = question_key("Quelle heure est-il ?")
+    tracker.record(now_key, None, scope=kitchen, language="fr")
+    hit = tracker.repeat(now_key)
+    assert hit is not None and hit.count == 2
+    assert tracker.replay(now_key, scope=kitchen, language="fr") is None
     clock.advance(minutes=31)
     assert tracker.repeat(key) is None
     assert tracker.repeat("") is None
@@ -605,6 +670,62 @@ def test_repeat_tracker_reuses_and_counts() -> None:
     tracker.record("c", "C")
     assert tracker.repeat("a") is None
     assert tracker.repeat("c") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "il est quelle heure à Paris ?",
+        "Quel jour sommes-nous ?",
+        "on est le combien aujourd'hui ?",
+        "il fait quel temps ?",
+        "la lampe du salon est allumée ?",
+        "What time is it in London?",
+        "what's the date today",
+        "is the front door locked?",
+        "any news?",
+        "Τι ώρα είναι;",
+        "Τι μέρα είναι σήμερα;",
+        "Πώς είναι ο καιρός;",
+        "Nous sommes lundi 2 mars.",
+        "Il est 08:36:01.",
+        "Il est 7h30.",
+        "It's 2026-03-02.",
+    ],
+)
+def test_words_of_the_moment(text: str) -> None:
+    """Time, date, weather, news and device states, in fr/en/el, in questions and answers."""
+    assert mentions_the_moment(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Qui a écrit Les Misérables ?",
+        "Victor Hugo, en 1862.",
+        "C'est quoi la capitale de l'Australie ?",
+        "Who wrote Hamlet?",
+        "Ποιος έγραψε την Οδύσσεια;",
+        "Bonjour, comment vas-tu ?",
+    ],
+)
+def test_words_not_of_the_moment(text: str) -> None:
+    """Questions whose answer stays true are not taken for questions about now."""
+    assert not mentions_the_moment(text)
+
+
+def test_only_timeless_chat_answers_are_replayable() -> None:
+    """The router's command first, then the words of the question and the answer, and devices."""
+    chat = RouterCommand(command="chat", text="Victor Hugo.")
+    assert answer_is_replayable(chat, "Qui a écrit Les Misérables ?", "Victor Hugo.")
+    assert not answer_is_replayable(chat, "il est quelle heure à Paris ?", "Il est 8 h 36.")
+    assert not answer_is_replayable(chat, "tu peux me dire ça encore ?", "Il est 08:36:01.")
+    for command in ("weather", "news", "memory_recall", "service", "alarm"):
+        assert not answer_is_replayable(RouterCommand(command=command), "et alors ?", "Bien.")
+    devices = ["Lampe salon", "Volet cuisine"]
+    assert names_a_device("la lampe salon, elle fait quoi ?", devices)
+    assert not answer_is_replayable(chat, "la Lampe Salon, elle fait quoi ?", "Rien.", devices)
+    assert answer_is_replayable(chat, "qui a écrit les misérables ?", "Victor Hugo.", devices)
 
 
 def test_signal_counter_window() -> None:

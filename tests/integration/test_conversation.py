@@ -163,6 +163,17 @@ async def test_agent_is_a_conversation_entity_for_any_language(
     assert conversation.async_get_agent(hass, entry.entry_id) is None
 
 
+async def test_agent_declares_that_it_controls_the_home(
+    hass: HomeAssistant, setup_assist: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """The Assist dialog reads CONTROL: without it, it says "cannot control your home"."""
+    entry = await setup_assist()
+    state = hass.states.get(agent_id(hass, entry))
+    assert state is not None
+    features = state.attributes["supported_features"]
+    assert features & conversation.ConversationEntityFeature.CONTROL
+
+
 async def test_selectable_in_an_assist_pipeline(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
@@ -343,6 +354,42 @@ async def test_alarm_fast_path_rings_at_its_time_without_the_model(
     async_fire_time_changed(hass, fire_at + timedelta(days=1, seconds=1))
     await hass.async_block_till_done()
     assert len(rings) == 1
+
+
+async def test_the_same_alarm_is_not_set_twice(
+    hass: HomeAssistant,
+    setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """ "Alarm : 07:30" said three times is one alarm; the user hears it already exists."""
+    entry = await setup_assist()
+    answers = [(await ask(hass, entry, "Alarm : 07:30")).speech for _ in range(3)]
+    assert answers == [
+        "C'est noté, l'alarme sonnera à 7 heures 30.",
+        "Vous avez déjà une alarme à 7 heures 30.",
+        "Vous avez déjà une alarme à 7 heures 30.",
+    ]
+    assert [a["time"] for a in await list_alarms(hass)] == ["07:30"]
+    assert (await ask(hass, entry, "quelles alarmes ?")).speech == (
+        "Vous avez une alarme, à 7 heures 30."
+    )
+    # In other words, other languages, or through the model: still the same alarm.
+    assert (await ask(hass, entry, "set an alarm for 7:30 am", language="en")).speech == (
+        "You already have an alarm at 7:30 AM."
+    )
+    assert (await ask(hass, entry, "ξύπνα με στις 7:30", language="el")).speech == (
+        "Έχετε ήδη ξυπνητήρι στις 7:30."
+    )
+    fake_ollama.queue({"command": "alarm", "time": "07:30"})
+    assert (await ask(hass, entry, "j'aimerais être debout à sept heures et demie")).speech == (
+        "Vous avez déjà une alarme à 7 heures 30."
+    )
+    assert len(await list_alarms(hass)) == 1
+    # A purpose makes it another alarm; said again, that one is not doubled either.
+    await ask(hass, entry, "réveille-moi à 7 h 30 pour mes médicaments")
+    again = await ask(hass, entry, "réveille-moi à 7 h 30 pour mes médicaments")
+    assert again.speech == "Vous avez déjà une alarme à 7 heures 30."
+    assert [a["label"] for a in await list_alarms(hass)] == ["", "mes médicaments"]
 
 
 async def test_spoken_alarms_are_set_listed_and_cancelled(
@@ -998,15 +1045,19 @@ async def test_same_question_gets_the_same_answer_and_is_counted(
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
     fake_ollama: FakeOllama,
 ) -> None:
-    """Asked three times, "quel jour sommes-nous ?" gets one model call and a counted event."""
+    """Asked three times on one device, a timeless question gets one model call and a count."""
     entry = await setup_assist()
     events = async_capture_events(hass, EVENT_WELLBEING)
-    fake_ollama.queue({"command": "chat", "text": "Nous sommes lundi 2 mars."})
+    fake_ollama.queue({"command": "chat", "text": "C'est Victor Hugo."})
     answers = [
-        (await ask(hass, entry, text)).speech
-        for text in ("Quel jour sommes-nous ?", "quel jour sommes nous", "Quel jour sommes-nous ?")
+        (await ask(hass, entry, text, device_id="salon")).speech
+        for text in (
+            "Qui a écrit Les Misérables ?",
+            "qui a écrit les misérables",
+            "Qui a écrit Les Misérables ?",
+        )
     ]
-    assert answers == ["Nous sommes lundi 2 mars."] * 3
+    assert answers == ["C'est Victor Hugo."] * 3
     assert fake_ollama.chat_count == 1
     assert [(e.data["kind"], e.data["count"]) for e in events] == [
         ("repeated_question", 2),
@@ -1019,7 +1070,79 @@ async def test_same_question_gets_the_same_answer_and_is_counted(
         {"command": "chat", "text": "Demain, mardi 3 mars."},
         {"command": "chat", "text": "Demain il pleut."},
     )
-    await ask(hass, entry, "et demain ?")
-    assert (await ask(hass, entry, "et demain ?")).speech == "Demain il pleut."
+    await ask(hass, entry, "et demain ?", device_id="salon")
+    assert (await ask(hass, entry, "et demain ?", device_id="salon")).speech == "Demain il pleut."
     assert fake_ollama.chat_count == 3
     assert len(events) == 2
+
+
+async def test_the_time_is_asked_again_each_time(
+    hass: HomeAssistant,
+    setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """ "Il est quelle heure ?" 65 s later is a new question to the model, in the same chat."""
+    entry = await setup_assist()
+    events = async_capture_events(hass, EVENT_WELLBEING)
+    fake_ollama.queue(
+        {"command": "chat", "text": "Il est 8 heures 36."},
+        {"command": "chat", "text": "Il est 8 heures 37."},
+        {"command": "chat", "text": "Nous sommes lundi 2 mars."},
+        {"command": "chat", "text": "Nous sommes toujours lundi 2 mars."},
+    )
+    first = await ask(hass, entry, "il est quelle heure à Paris ?", device_id="salon")
+    freezer.tick(timedelta(seconds=65))
+    second = await ask(
+        hass,
+        entry,
+        "il est quelle heure à Paris ?",
+        conversation_id=first.conversation_id,
+        device_id="salon",
+    )
+    assert (first.speech, second.speech) == ("Il est 8 heures 36.", "Il est 8 heures 37.")
+    assert fake_ollama.chat_count == 2
+    # The date too, even seconds apart; asking again is still counted for caregivers.
+    day = [(await ask(hass, entry, "Quel jour sommes-nous ?")).speech for _ in range(2)]
+    assert day == ["Nous sommes lundi 2 mars.", "Nous sommes toujours lundi 2 mars."]
+    assert fake_ollama.chat_count == 4
+    assert [e.data["count"] for e in events if e.data["kind"] == "repeated_question"] == [2, 2]
+
+
+async def test_replays_stay_in_their_conversation_language_and_window(
+    hass: HomeAssistant,
+    setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+    freezer: FrozenDateTimeFactory,
+) -> None:
+    """Same conversation or device, same language, within two minutes; else the model again."""
+    entry = await setup_assist()
+    fake_ollama.queue(
+        {"command": "chat", "text": "Canberra."},
+        {"command": "chat", "text": "C'est Canberra."},
+        {"command": "chat", "text": "It is Canberra."},
+        {"command": "chat", "text": "Canberra, not Sydney."},
+        {"command": "chat", "text": "Canberra, la capitale."},
+    )
+    question = "C'est quoi la capitale de l'Australie ?"
+    first = await ask(hass, entry, question)
+    again = await ask(hass, entry, question, conversation_id=first.conversation_id)
+    assert (first.speech, again.speech) == ("Canberra.", "Canberra.")
+    assert fake_ollama.chat_count == 1
+    # Another conversation (no device): its own answer.
+    other = await ask(hass, entry, question)
+    assert other.conversation_id != first.conversation_id
+    assert other.speech == "C'est Canberra."
+    # The same conversation in English: not the French answer.
+    english = await ask(hass, entry, question, language="en", conversation_id=other.conversation_id)
+    assert english.speech == "It is Canberra."
+    assert fake_ollama.chat_count == 3
+    # Past the replay window, the model is asked again.
+    freezer.tick(timedelta(minutes=2, seconds=1))
+    late = await ask(hass, entry, question, language="en", conversation_id=other.conversation_id)
+    assert late.speech == "Canberra, not Sydney."
+    # One voice device: a new conversation at each wake word, the same place.
+    kitchen = await ask(hass, entry, question, device_id="kitchen")
+    assert kitchen.speech == "Canberra, la capitale."
+    assert (await ask(hass, entry, question, device_id="kitchen")).speech == kitchen.speech
+    assert fake_ollama.chat_count == 5

@@ -24,14 +24,22 @@ from .alarms import (
     AlarmBook,
     AlarmCommand,
     AlarmError,
+    AlarmExistsError,
     AlarmRecord,
     AlarmTime,
     alarm_label,
     matching_alarms,
     parse_alarm_command,
     parse_alarm_time,
+    same_alarm,
 )
 from .confirm import PendingAnswers, confirmation_answer
+from .freshness import (
+    REPLAYABLE_COMMANDS,
+    answer_is_replayable,
+    mentions_the_moment,
+    names_a_device,
+)
 from .memory_phrases import match_memory_recall, match_memory_save
 from .news import NewsReader, NewsUnavailableError, clean_title, parse_feed
 from .phrases import (
@@ -67,6 +75,7 @@ from .tracking import (
     RepeatTracker,
     SignalCounter,
     question_key,
+    replay_scope,
 )
 from .weather import DayForecast, describe_weather
 
@@ -90,6 +99,7 @@ __all__ = [
     "COMMAND_WEATHER",
     "PHRASES",
     "REPEATED_QUESTION",
+    "REPLAYABLE_COMMANDS",
     "ROUTER_SCHEMA",
     "SERVICE_INTENTS",
     "SPOKEN_LANGUAGES",
@@ -98,6 +108,7 @@ __all__ = [
     "AlarmBook",
     "AlarmCommand",
     "AlarmError",
+    "AlarmExistsError",
     "AlarmRecord",
     "AlarmTime",
     "AssistRouter",
@@ -113,6 +124,7 @@ __all__ = [
     "SignalCounter",
     "action_verb",
     "alarm_label",
+    "answer_is_replayable",
     "build_router_messages",
     "clean_title",
     "confirmation_answer",
@@ -122,10 +134,14 @@ __all__ = [
     "match_memory_recall",
     "match_memory_save",
     "matching_alarms",
+    "mentions_the_moment",
+    "names_a_device",
     "parse_alarm_command",
     "parse_alarm_time",
     "parse_feed",
     "question_key",
+    "replay_scope",
+    "same_alarm",
     "say",
     "spoken_language",
     "spoken_time",

@@ -1,5 +1,6 @@
 """What Assist keeps count of between turns (clock injected): actions per minute, questions
-asked again, and affective signals seen within a window."""
+asked again (and the few answers that may be given again), and affective signals seen within a
+window."""
 
 from __future__ import annotations
 
@@ -44,28 +45,54 @@ class ActionRateLimiter:
         return True
 
 
+def replay_scope(conversation_id: str, device_id: str | None = None) -> str:
+    """Where an answer may be replayed: the voice device, else the conversation.
+
+    A satellite starts a new conversation at each wake word but is one place in the home; a
+    chat without a device (the Assist dialog, an automation) is its own conversation.
+    """
+    return f"device:{device_id}" if device_id else f"conversation:{conversation_id}"
+
+
 @dataclass
 class RepeatedAnswer:
-    """A previous answer to the same question, and how often it was asked."""
+    """A question asked before, how often, and the answer that may be given again (if any)."""
 
-    answer: str
     count: int
     first_asked: datetime
     last_asked: datetime
+    answer: str | None = None  # None: of the moment, asked again each time
+    answered_at: datetime | None = None
+    scope: str = ""
+    language: str = ""
 
 
 class RepeatTracker:
-    """Notice the same question asked again within ``window`` and keep its first answer."""
+    """Count the same question asked again within ``window``; replay few answers, briefly.
 
-    def __init__(self, window: timedelta, clock: Clock, *, max_entries: int = 200) -> None:
-        """Set the window."""
+    Counting (the caregiver's "repeated question" signal) is home-wide: it is the person who
+    asks again, from whichever device. Replaying is narrow: only an answer recorded as
+    replayable, to the same scope (:func:`replay_scope`) and language, within
+    ``replay_window`` of when it was given.
+    """
+
+    def __init__(
+        self,
+        window: timedelta,
+        clock: Clock,
+        *,
+        replay_window: timedelta = timedelta(minutes=2),
+        max_entries: int = 200,
+    ) -> None:
+        """Set the counting window and the (shorter) replay window."""
         self.window = window
+        self.replay_window = replay_window
         self._clock = clock
         self._max = max_entries
         self._answers: dict[str, RepeatedAnswer] = {}
 
     def repeat(self, key: str) -> RepeatedAnswer | None:
-        """Return the earlier answer (counting this asking), or None when it is new."""
+        """Count this asking of a question asked before; None when it is new."""
         now = self._clock()
         entry = self._answers.get(key)
         if entry is None or not key:
@@ -77,15 +104,32 @@ class RepeatTracker:
         entry.last_asked = now
         return entry
 
-    def record(self, key: str, answer: str) -> None:
-        """Remember the answer given to a question asked for the first time."""
+    def replay(self, key: str, *, scope: str, language: str) -> str | None:
+        """Return the answer to give again, or None when the question must be answered anew."""
+        entry = self._answers.get(key)
+        if entry is None or entry.answer is None or entry.answered_at is None:
+            return None
+        if (entry.scope, entry.language) != (scope, language):
+            return None
+        if self._clock() - entry.answered_at > self.replay_window:
+            return None
+        return entry.answer
+
+    def record(self, key: str, answer: str | None, *, scope: str = "", language: str = "") -> None:
+        """Keep the answer just given (None: not to be replayed); the count is kept."""
         if not key:
             return
         now = self._clock()
-        if len(self._answers) >= self._max:
-            oldest = min(self._answers, key=lambda k: self._answers[k].last_asked)
-            del self._answers[oldest]
-        self._answers[key] = RepeatedAnswer(answer, 1, now, now)
+        entry = self._answers.get(key)
+        if entry is None or now - entry.last_asked > self.window:
+            if len(self._answers) >= self._max and key not in self._answers:
+                oldest = min(self._answers, key=lambda k: self._answers[k].last_asked)
+                del self._answers[oldest]
+            entry = self._answers[key] = RepeatedAnswer(1, now, now)
+        entry.answer = answer
+        entry.answered_at = now
+        entry.scope = scope
+        entry.language = language
 
 
 @dataclass

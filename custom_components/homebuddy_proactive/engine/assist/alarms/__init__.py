@@ -8,7 +8,7 @@ tracker).
 
 from __future__ import annotations
 
-from .book import AlarmBook, AlarmError, matching_alarms
+from .book import AlarmBook, AlarmError, AlarmExistsError, matching_alarms, same_alarm
 from .commands import SEED_PREFIX, alarm_label, parse_alarm_command
 from .model import (
     ALARM_CANCELLED,
@@ -38,10 +38,12 @@ __all__ = [
     "AlarmBook",
     "AlarmCommand",
     "AlarmError",
+    "AlarmExistsError",
     "AlarmRecord",
     "AlarmTime",
     "alarm_label",
     "matching_alarms",
     "parse_alarm_command",
     "parse_alarm_time",
+    "same_alarm",
 ]

@@ -12,6 +12,7 @@ from typing import Any, Final
 import aiosqlite
 
 from ...storage import ProactiveStore
+from ...text.normalize import fold
 from .model import (
     ALARM_PENDING,
     ALARM_STATUSES,
@@ -28,6 +29,15 @@ _COLUMNS: Final = (
 
 class AlarmError(ValueError):
     """An alarm request is invalid (too many alarms, label too long, naive time)."""
+
+
+class AlarmExistsError(AlarmError):
+    """The same alarm is already pending (see :func:`same_alarm`); nothing was stored."""
+
+    def __init__(self, existing: AlarmRecord) -> None:
+        """Keep the pending alarm the request duplicates."""
+        super().__init__(f"alarm {existing.id} already rings at that moment")
+        self.existing = existing
 
 
 class AlarmBook:
@@ -50,15 +60,21 @@ class AlarmBook:
         label: str = "",
         device_id: str | None = None,
     ) -> AlarmRecord:
-        """Store a pending alarm ringing at ``when`` (an aware datetime) and return it."""
+        """Store a pending alarm ringing at ``when`` (an aware datetime) and return it.
+
+        Raises :class:`AlarmExistsError` when the same alarm is already pending.
+        """
         if when.tzinfo is None or created_at.tzinfo is None:
             raise AlarmError("alarm times must be timezone-aware")
         label = label.strip()
         if len(label) > MAX_LABEL_CHARACTERS:
             raise AlarmError(f"label must be at most {MAX_LABEL_CHARACTERS} characters")
-        if len(await self.pending()) >= MAX_PENDING_ALARMS:
-            raise AlarmError(f"at most {MAX_PENDING_ALARMS} alarms can be pending")
+        pending = await self.pending()
         fire_at = when.astimezone(UTC)
+        if (existing := same_alarm(pending, fire_at, label)) is not None:
+            raise AlarmExistsError(existing)
+        if len(pending) >= MAX_PENDING_ALARMS:
+            raise AlarmError(f"at most {MAX_PENDING_ALARMS} alarms can be pending")
         cursor = await self._db.execute(
             "INSERT INTO alarms (client_id, hour, minute, fire_at, label, language, status,"
             " created_at, device_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -117,6 +133,28 @@ class AlarmBook:
         )
         await self._db.commit()
         return cursor.rowcount > 0
+
+
+def same_alarm(
+    alarms: Sequence[AlarmRecord], fire_at: datetime, label: str = ""
+) -> AlarmRecord | None:
+    """Return the pending alarm a new one at ``fire_at`` would duplicate, if any.
+
+    The same alarm rings in the same minute (same time, same day: alarms are said to the
+    minute, and "dans 10 minutes" said twice is one alarm) and adds nothing: the same label
+    (case and accents aside), or none. "Alarm : 07:30" said three times is one alarm; "à 7 h 30
+    pour mes médicaments" next to a plain 7:30 alarm is another (it says what for).
+    """
+    minute = _to_the_minute(fire_at)
+    wanted = fold(label.strip())
+    for alarm in alarms:
+        if _to_the_minute(alarm.fire_at) == minute and (not wanted or fold(alarm.label) == wanted):
+            return alarm
+    return None
+
+
+def _to_the_minute(moment: datetime) -> datetime:
+    return moment.astimezone(UTC).replace(second=0, microsecond=0)
 
 
 def matching_alarms(alarms: Sequence[AlarmRecord], when: AlarmTime | None) -> list[AlarmRecord]:

@@ -19,6 +19,7 @@ PHRASEBOOK: Final = Phrasebook(
         "fallback_invalid": ("Sorry, I didn't quite understand. Could you say it another way?"),
         "model_unavailable": ("Sorry, I can't think right now. Please try again in a moment."),
         "alarm_set": "All right, the alarm will ring at {time}.",
+        "alarm_exists": "You already have an alarm at {time}.",
         "alarm_ringing": "It's {time}. This is your alarm.",
         "alarm_ask_time": "What time should the alarm ring?",
         "alarm_failed": "I couldn't save that alarm.",

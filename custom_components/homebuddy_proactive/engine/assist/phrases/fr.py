@@ -24,6 +24,7 @@ PHRASEBOOK: Final = Phrasebook(
             "Désolé, je n'arrive pas à réfléchir pour le moment. Réessayez dans un instant."
         ),
         "alarm_set": "C'est noté, l'alarme sonnera à {time}.",
+        "alarm_exists": "Vous avez déjà une alarme à {time}.",
         "alarm_ringing": "Il est {time}. C'est l'heure de votre alarme.",
         "alarm_ask_time": "À quelle heure voulez-vous l'alarme ?",
         "alarm_failed": "Je n'ai pas pu enregistrer cette alarme.",

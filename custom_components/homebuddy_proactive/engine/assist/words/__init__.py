@@ -48,9 +48,19 @@ NO_PHRASES: Final = _phrases(v.no_phrases for v in VOCABULARIES)
 YES_DESPITE_NO: Final = _phrases(v.yes_despite_no for v in VOCABULARIES)
 UNSURE_PHRASES: Final = _phrases(v.unsure_phrases for v in VOCABULARIES)
 FILLERS: Final = _words(v.fillers for v in VOCABULARIES)
+# Words of the moment, and the weekdays ("nous sommes lundi"): folded, some of several words.
+MOMENT_WORDS: Final = tuple(
+    dict.fromkeys(
+        (
+            *_phrases(v.moment for v in VOCABULARIES),
+            *(fold(d) for v in VOCABULARIES for d in v.weekdays),
+        )
+    )
+)
 
 __all__ = [
     "FILLERS",
+    "MOMENT_WORDS",
     "NO",
     "NO_PHRASES",
     "NUMBER_TENS",

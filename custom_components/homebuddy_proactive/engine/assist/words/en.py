@@ -1,4 +1,4 @@
-"""The English words Assist listens for: numbers, weekdays, yes and no."""
+"""The English words Assist listens for: numbers, weekdays, yes, no, words of the moment."""
 
 from __future__ import annotations
 
@@ -38,6 +38,53 @@ VOCABULARY: Final = Vocabulary(
         "saturday": 5,
         "sunday": 6,
     },
+    moment=(
+        # The clock and the calendar.
+        "time",
+        "hour",
+        "hours",
+        "o'clock",
+        "date",
+        "day",
+        "month",
+        "year",
+        "week",
+        "weekend",
+        "today",
+        "now",
+        "tomorrow",
+        "yesterday",
+        "tonight",
+        "this morning",
+        "this afternoon",
+        "this evening",
+        "currently",
+        "at the moment",
+        "right now",
+        # The weather and the news.
+        "weather",
+        "temperature",
+        "degrees",
+        "rain",
+        "raining",
+        "snow",
+        "sunny",
+        "forecast",
+        "news",
+        "headlines",
+        # The state of a device.
+        "state",
+        "status",
+        "on",
+        "off",
+        "open",
+        "opened",
+        "closed",
+        "shut",
+        "locked",
+        "unlocked",
+        "running",
+    ),
     yes=frozenset(
         {
             "yes",

@@ -25,6 +25,9 @@ class Vocabulary:
     yes_phrases: tuple[str, ...]
     no: frozenset[str]
     no_phrases: tuple[str, ...]
+    # Replays: words and phrases that tie a question or an answer to the moment ("heure",
+    # "aujourd'hui", "météo", "allumée"): such an answer is never given again word for word.
+    moment: tuple[str, ...]
     yes_despite_no: tuple[str, ...] = ()
     unsure_phrases: tuple[str, ...] = ()
     # Hesitations said before the answer ("euh, oui").
