@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from homeassistant.config_entries import ConfigEntry
@@ -16,22 +17,34 @@ type HomeBuddyConfigEntry = ConfigEntry[HomeBuddyRuntimeData]
 
 @dataclass(kw_only=True)
 class InsightTally:
-    """The last insight and today's count, shared by the entities."""
+    """The last insight and today's count, shared by the entities.
+
+    Today's insights are kept by id, so the ones read back from the store at startup and the
+    ones counted as they are sent are never counted twice (see ``restore``).
+    """
 
     last: Insight | None = None
-    _count: int = 0
+    _ids: set[str] = field(default_factory=set)
     _day: str = ""
 
     def add(self, insight: Insight, day: str) -> None:
         """Count an insight shown on ``day`` (a local ISO date)."""
         if self._day != day:
-            self._day, self._count = day, 0
-        self._count += 1
+            self._day, self._ids = day, set()
+        self._ids.add(insight.insight_id)
         self.last = insight
+
+    def restore(self, day: str, insight_ids: Iterable[str], last: Insight | None) -> None:
+        """Add what the store says about ``day`` and the newest insight, after a restart."""
+        if self._day != day:
+            self._day, self._ids = day, set()
+        self._ids.update(insight_ids)
+        if self.last is None:
+            self.last = last
 
     def count(self, day: str) -> int:
         """How many insights were shown on ``day``."""
-        return self._count if self._day == day else 0
+        return len(self._ids) if self._day == day else 0
 
 
 @dataclass(kw_only=True)

@@ -1,4 +1,12 @@
-"""Sensors: last insight, insights today, active sessions, language model status."""
+"""Sensors: last insight, insights today, active sessions, language model status.
+
+*Last insight* and *Insights today* are read back from the store when the platform is set up:
+the ``insights`` table holds every card that was sent, so a restart or a reload shows what was
+shown today (in Home Assistant's time zone) and the newest card, not zero and unknown.
+
+The counts have no unit: Home Assistant has no plural forms for units ("1 insights"), and the
+names ("Insights today", "Active sessions") already say what is counted.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +28,8 @@ from homeassistant.helpers.event import async_track_time_change
 from homeassistant.helpers.typing import StateType
 from homeassistant.util import dt as dt_util
 
+from .engine.proactive.engine import Insight
+from .engine.storage import InsightRecord
 from .entity import HomeBuddyStatusEntity
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 
@@ -77,7 +87,8 @@ SENSORS: tuple[HomeBuddySensorDescription, ...] = (
     HomeBuddySensorDescription(
         key="insights_today",
         translation_key="insights_today",
-        state_class=SensorStateClass.TOTAL,
+        # A daily count: it only grows, and the drop at local midnight starts a new cycle.
+        state_class=SensorStateClass.TOTAL_INCREASING,
         value_fn=_today,
     ),
     HomeBuddySensorDescription(
@@ -102,8 +113,34 @@ async def async_setup_entry(
     entry: HomeBuddyConfigEntry,
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
-    """Add the sensors."""
+    """Read today's insights and the last one back from the store, then add the sensors."""
+    await _restore_tally(entry.runtime_data)
     async_add_entities(HomeBuddySensor(entry, description) for description in SENSORS)
+
+
+async def _restore_tally(runtime: HomeBuddyRuntimeData) -> None:
+    """Count the insights stored since local midnight and take the newest one as the last."""
+    midnight = dt_util.start_of_local_day()
+    ids = await runtime.store.insight_ids_since(midnight)
+    record = await runtime.store.last_insight()
+    last = _insight(record) if record is not None else None
+    runtime.tally.restore(midnight.date().isoformat(), ids, last)
+
+
+def _insight(record: InsightRecord) -> Insight:
+    return Insight(
+        insight_id=record.insight_id,
+        event_id=record.event_id,
+        source=record.source,
+        text=record.text,
+        intent=record.intent,
+        confidence=record.confidence,
+        created_at=record.created_at,
+        client_id=record.client_id,
+        session_id=record.session_id,
+        language=record.language or "",
+        memory_ids=record.memory_ids,
+    )
 
 
 class HomeBuddySensor(HomeBuddyStatusEntity, SensorEntity):

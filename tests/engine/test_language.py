@@ -1425,12 +1425,12 @@ def test_captured_language_follows_hint_and_text() -> None:
         ),
         pytest.param(
             CapturedMemory("reminder", "να πάρω γάλα", "el"),
-            "Υπενθύμιση αποθηκεύτηκε: να πάρω γάλα.",
+            "Υπενθύμιση αποθηκεύτηκε: να πάρετε γάλα.",
             id="el-reminder",
         ),
         pytest.param(
             CapturedMemory("task", "να αγοράσω γάλα", "el"),
-            "Εργασία προστέθηκε: να αγοράσω γάλα.",
+            "Εργασία προστέθηκε: να αγοράσετε γάλα.",
             id="el-task",
         ),
         pytest.param(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -176,5 +176,42 @@ async def test_recent_transcripts_respects_window_and_limit(tmp_path: Path) -> N
         assert [r.text for r in rows] == ["line 7", "line 8", "line 9"]
         assert await store.count_transcripts() == 11
         assert await store.count_transcripts("s2") == 1
+    finally:
+        await store.close()
+
+
+def card(insight_id: str, created_at: datetime) -> InsightRecord:
+    """A stored card sent at ``created_at``."""
+    return InsightRecord(
+        insight_id=insight_id,
+        client_id="c1",
+        session_id="s1",
+        event_id=None,
+        source="final",
+        text=f"Card {insight_id}",
+        intent="reminder",
+        confidence=0.9,
+        created_at=created_at,
+        language="en",
+    )
+
+
+async def test_cards_since_a_moment_and_the_last_card(tmp_path: Path) -> None:
+    """The cards from a local midnight on, whatever offset the moment is written in."""
+    store = await ProactiveStore.open(tmp_path / "db.sqlite")
+    try:
+        assert await store.last_insight() is None
+        assert await store.insight_ids_since(NOW) == []
+        athens = timezone(timedelta(hours=2))
+        midnight = datetime(2026, 11, 30, 0, 0, tzinfo=athens)  # 22:00 UTC the day before
+        await store.add_insight(card("before", midnight - timedelta(microseconds=1)))
+        await store.add_insight(card("at", midnight))
+        await store.add_insight(card("later", NOW))
+        await store.add_insight(card("morning", NOW - timedelta(hours=1)))
+        assert sorted(await store.insight_ids_since(midnight)) == ["at", "later", "morning"]
+        last = await store.last_insight()
+        assert last is not None
+        assert last.insight_id == "later"
+        assert last.created_at == NOW
     finally:
         await store.close()

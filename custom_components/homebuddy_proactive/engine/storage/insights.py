@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiosqlite
@@ -78,6 +78,30 @@ class InsightTables:
             row = await cursor.fetchone()
         return _insight_from_row(row) if row else None
 
+    async def insight_ids_since(self, since: datetime) -> list[str]:
+        """Return the ids of the cards created at or after ``since`` (an aware datetime).
+
+        The text comparison in SQL only narrows the rows (a day's margin covers offsets other
+        than the one ``since`` is written in); the exact cut is made on the parsed times.
+        """
+        margin = since - timedelta(days=1)
+        async with self._db.execute(
+            "SELECT insight_id, created_at FROM insights WHERE created_at >= ?",
+            (margin.isoformat(),),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [row[0] for row in rows if _aware(datetime.fromisoformat(row[1])) >= since]
+
+    async def last_insight(self) -> InsightRecord | None:
+        """Return the newest stored card, or None when none was ever sent."""
+        async with self._db.execute(
+            "SELECT insight_id, client_id, session_id, event_id, source, text, intent,"
+            " confidence, created_at, language, memory_ids FROM insights"
+            " ORDER BY created_at DESC, rowid DESC LIMIT 1"
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _insight_from_row(row) if row else None
+
     async def add_feedback(
         self, insight_id: str, client_id: str, useful: bool, created_at: datetime
     ) -> None:
@@ -95,6 +119,11 @@ class InsightTables:
         ) as cursor:
             rows = await cursor.fetchall()
         return [bool(row[0]) for row in rows]
+
+
+def _aware(moment: datetime) -> datetime:
+    """``moment`` with a time zone (a naive stored time is UTC, as the engine's clock is)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _insight_from_row(row: Sequence[Any]) -> InsightRecord:

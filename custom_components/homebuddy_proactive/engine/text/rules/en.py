@@ -205,7 +205,8 @@ _LIST_WORDS_EN: Final = r"(?P<l>(?:[\w'-]+\s+){0,2}list)\b"
 CAPTURE_RULES: Final[tuple[_CaptureRule, ...]] = (
     _rule(
         KIND_REMINDER,
-        _EN_CAN_YOU + r"remind\s+me\s+(?P<t>(?:at|on|in|by|tomorrow|tonight|this|next|later)\b"
+        _EN_CAN_YOU
+        + r"remind\s+me\s+(?P<t>(?:at|on|in|by|after|before|tomorrow|tonight|this|next|later)\b"
         r"[^,.]{0,30}?)\s+(?:to|that|about)\s+(?P<c>.+)",
         question=True,
     ),
