@@ -281,6 +281,11 @@ def flatten_options(user_input: dict[str, Any]) -> dict[str, Any]:
     return flat
 
 
+def _typed_values(user_input: dict[str, Any]) -> dict[str, Any]:
+    """What the user typed, flat, without empty fields (shown again as empty, not as "")."""
+    return {key: value for key, value in flatten_options(user_input).items() if value != ""}
+
+
 def sectioned_options(flat: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Flat options (stored, or typed) grouped by the form's sections."""
     return {
@@ -468,7 +473,15 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
         return self.async_show_form(
             step_id="init",
             data_schema=self.add_suggested_values_to_schema(
-                self._schema(errors), user_input and sectioned_options(flatten_options(user_input))
+                self._schema(errors),
+                user_input
+                and sectioned_options(
+                    {
+                        key: value
+                        for key, value in flatten_options(user_input).items()
+                        if value != ""
+                    }
+                ),
             ),
             errors=errors,
         )
@@ -485,7 +498,10 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
             current = entry.options.get(option.key, entry.data.get(option.key, option.default))
             if option.required:
                 return vol.Required(option.key, default=current)
-            # An empty optional field must stay empty: a suggested value, not a default.
+            # An empty optional field must stay empty: a suggested value, not a default, and
+            # none at all when nothing is stored (the entity selector refuses "").
+            if current in (None, ""):
+                return vol.Optional(option.key)
             return vol.Optional(option.key, description={"suggested_value": current})
 
         return vol.Schema(

@@ -34,7 +34,8 @@ from .entity import HomeBuddyStatusEntity
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 
 MAX_STATE_LENGTH = 255
-LLM_STATES = ["ok", "unavailable", "unknown"]
+# Not "unavailable"/"unknown": Home Assistant reserves those for an entity without a value.
+LLM_STATES = ["ok", "unreachable", "not_checked"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,8 +74,8 @@ def _today(runtime: HomeBuddyRuntimeData) -> StateType:
 def _llm_status(runtime: HomeBuddyRuntimeData) -> StateType:
     available = runtime.model_reachable
     if available is None:
-        return "unknown"
-    return "ok" if available else "unavailable"
+        return "not_checked"
+    return "ok" if available else "unreachable"
 
 
 SENSORS: tuple[HomeBuddySensorDescription, ...] = (

@@ -740,13 +740,14 @@ def test_odd_target_and_maximum(target: int, maximum: int) -> None:
 
 
 def test_huge_input_is_fast() -> None:
-    """A very long model output is shaped quickly."""
+    """A very long model output is shaped quickly (CPU time: other work on the machine is
+    not this function's)."""
     import time
 
     text = " ".join(EN + FR + EL + ES + DE + IT + PT) * 200
-    start = time.perf_counter()
+    start = time.process_time()
     result = shape_card(text)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert len(result) <= 220
 
 

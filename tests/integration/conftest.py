@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -71,6 +72,14 @@ class RegistryFieldsSerializer(HomeAssistantSnapshotSerializer):
         if isinstance(data, er.RegistryEntry):
             fields = {field: getattr(data, field) for field in REGISTRY_FIELDS}
             data = EntityRegistryEntrySnapshot(fields | {"config_entry_id": ANY, "device_id": ANY})
+        elif isinstance(data, dict) and any(isinstance(key, enum.Enum) for key in data):
+            # Newer Home Assistant names state attributes by StrEnum members: same keys.
+            data = type(data)(
+                {
+                    key.value if isinstance(key, enum.Enum) and isinstance(key, str) else key: value
+                    for key, value in data.items()
+                }
+            )
         return super()._serialize(data, **kwargs)
 
 

@@ -43,10 +43,12 @@ def field_keys(result: FlowResult) -> list[str]:
 
 
 def shown(result: FlowResult, key: str) -> Any:
-    """The value a field starts with: its suggested value, else its default."""
+    """The value a field starts with: its suggested value, else its default; None if empty."""
     marker = field_marker(result, key)
     if marker.description and "suggested_value" in marker.description:
         return marker.description["suggested_value"]
+    if marker.default is vol.UNDEFINED:
+        return None
     return marker.default()
 
 

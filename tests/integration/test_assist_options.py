@@ -40,8 +40,8 @@ async def test_assist_options_are_offered_saved_and_shown_again(
     result = await hass.config_entries.options.async_init(entry.entry_id)
     assert _shown(result, CONF_ALLOWED_DOMAINS) == list(DEFAULT_ALLOWED_DOMAINS)
     assert _shown(result, CONF_ACTIONS_PER_MINUTE) == 10
-    assert _shown(result, CONF_WEATHER_ENTITY) == ""
-    assert _shown(result, CONF_NEWS_URL) == ""
+    assert _shown(result, CONF_WEATHER_ENTITY) is None  # starts empty
+    assert _shown(result, CONF_NEWS_URL) is None
     selector = field_selector(result, CONF_ALLOWED_DOMAINS)
     assert selector.config["options"] == list(ASSIST_DOMAINS)
     assert selector.config["multiple"] is True

@@ -89,7 +89,7 @@ async def test_off_while_ollama_fails_and_on_again_when_it_answers(
     fake_ollama.queue(FakeReply(status=503))
     assert (await ask(hass, glasses, "q1"))["code"] == "llm_unavailable"
     assert hass.states.get(OLLAMA).state == STATE_OFF
-    assert hass.states.get(LLM_STATUS).state == "unavailable"
+    assert hass.states.get(LLM_STATUS).state == "unreachable"
     assert (await ask(hass, glasses, "q2"))["type"] == "insight"
     assert hass.states.get(OLLAMA).state == STATE_ON
     assert hass.states.get(LLM_STATUS).state == "ok"
@@ -125,7 +125,7 @@ async def test_checked_every_minute_between_conversations(
     async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=61))
     await hass.async_block_till_done(wait_background_tasks=True)
     assert hass.states.get(OLLAMA).state == STATE_OFF
-    assert hass.states.get(LLM_STATUS).state == "unavailable"
+    assert hass.states.get(LLM_STATUS).state == "unreachable"
     await fake_ollama.start()
     async_fire_time_changed(hass, dt_util.utcnow() + timedelta(seconds=122))
     await hass.async_block_till_done(wait_background_tasks=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from homeassistant.config_entries import SOURCE_RECONFIGURE, SOURCE_USER, ConfigEntryState
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
@@ -13,6 +15,7 @@ from custom_components.homebuddy_proactive.const import (
     CONF_DETECTOR_MODE,
     CONF_MODEL,
     CONF_URL,
+    CONF_WEATHER_ENTITY,
     DOMAIN,
     ISSUE_NO_MODEL,
 )
@@ -21,7 +24,7 @@ from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTI
 from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL, config_entry, set_up_entry
-from .options_form import field_selector, filled, sections, shown
+from .options_form import field_keys, field_selector, filled, sections, shown
 
 
 async def test_options_are_shown_in_sections_with_units(
@@ -143,3 +146,22 @@ async def test_continue_without_the_model_then_choose_one(
     assert entry.state is ConfigEntryState.LOADED
     assert entry.runtime_data.model.model == MODEL
     assert ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_NO_MODEL) is None
+
+
+async def test_the_form_as_shown_can_be_saved_without_a_weather_entity(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """Submitting every field as the form shows it saves, although no weather entity is set.
+
+    The frontend sends back what each field starts with; an empty entity field must start
+    empty (the entity selector refuses ""), or no home without a weather entity can save.
+    """
+    result = await hass.config_entries.options.async_init(init_integration.entry_id)
+    as_shown: dict[str, Any] = {}
+    for key in field_keys(result):
+        value = shown(result, key)
+        if value is not None:  # a field that starts empty is left out by the frontend
+            as_shown[key] = value
+    assert CONF_WEATHER_ENTITY not in as_shown
+    result = await hass.config_entries.options.async_configure(result["flow_id"], filled(as_shown))
+    assert result["type"] is FlowResultType.CREATE_ENTRY

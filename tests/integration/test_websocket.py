@@ -664,7 +664,7 @@ async def test_language_model_status_sensor_follows_ollama(
     await send_final(ws, "Is the bakery open on Sunday?", "q1")
     assert (await ws.receive_json(timeout=10))["code"] == "llm_unavailable"
     await hass.async_block_till_done()
-    assert hass.states.get(sensor).state == "unavailable"
+    assert hass.states.get(sensor).state == "unreachable"
     await send_final(ws, "Is the museum open on Monday?", "q2")
     assert (await ws.receive_json(timeout=10))["type"] == "insight"
     await hass.async_block_till_done()
