@@ -28,6 +28,7 @@ from .const import (
     DATABASE_FILENAME,
     DOMAIN,
     EVENT_INSIGHT,
+    EVENT_SESSION_SUMMARY,
     ISSUE_NO_MODEL,
     ISSUE_OLLAMA_UNREACHABLE,
 )
@@ -35,7 +36,7 @@ from .engine.config import ConfigError, EngineConfig
 from .engine.llm import ModelUnavailableError, OllamaModel
 from .engine.memory import MAINTENANCE_INTERVAL
 from .engine.proactive.engine import Insight, ProactiveEngine
-from .engine.storage import ProactiveStore, StoreError
+from .engine.storage import ProactiveStore, SessionSummaryRecord, StoreError
 from .engine.text import warm_up
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
@@ -126,6 +127,24 @@ def async_update_no_model_issue(hass: HomeAssistant, entry: HomeBuddyConfigEntry
     )
 
 
+def _forward_engine_events(
+    hass: HomeAssistant, entry: HomeBuddyConfigEntry, runtime: HomeBuddyRuntimeData
+) -> None:
+    """Fire a bus event for every card and every final session summary of the engine."""
+
+    @callback
+    def fire_insight_event(insight: Insight) -> None:
+        runtime.tally.add(insight, dt_util.now().date().isoformat())
+        hass.bus.async_fire(EVENT_INSIGHT, insight_event_data(insight))
+
+    @callback
+    def fire_session_summary_event(record: SessionSummaryRecord) -> None:
+        hass.bus.async_fire(EVENT_SESSION_SUMMARY, record.as_dict())
+
+    entry.async_on_unload(runtime.engine.add_insight_listener(fire_insight_event))
+    entry.async_on_unload(runtime.engine.add_summary_listener(fire_session_summary_event))
+
+
 async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> bool:
     """Open the store, probe Ollama, start the engine and re-arm the alarms set by voice.
 
@@ -165,12 +184,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
     runtime = HomeBuddyRuntimeData(engine=engine, store=store, model=model, assist=assistant)
     entry.runtime_data = runtime
 
-    @callback
-    def fire_insight_event(insight: Insight) -> None:
-        runtime.tally.add(insight, dt_util.now().date().isoformat())
-        hass.bus.async_fire(EVENT_INSIGHT, insight_event_data(insight))
-
-    entry.async_on_unload(engine.add_insight_listener(fire_insight_event))
+    _forward_engine_events(hass, entry, runtime)
 
     @callback
     def follow_ollama_status() -> None:

@@ -20,6 +20,8 @@ ISSUE_OLLAMA_UNREACHABLE: Final = "ollama_unreachable"
 ISSUE_NO_MODEL: Final = "no_model"
 
 EVENT_INSIGHT: Final = "homebuddy_proactive_insight"
+# Fired with a session's episode summary (moments, missed cards) once it is final.
+EVENT_SESSION_SUMMARY: Final = "homebuddy_proactive_session_summary"
 WS_VIEW_URL: Final = "/api/homebuddy_proactive/ws"
 
 # Assist conversation agent (options, events, the client id of its memories).

@@ -1,4 +1,5 @@
-"""Websocket API of the memories, for the UI: list, add, update, forget and export.
+"""Websocket API of the memories, for the UI: list, add, update, forget and export; and
+``homebuddy_proactive/session_summary`` (a session's summary, moments and missed cards).
 
 Registered once per Home Assistant instance from ``async_setup``. Each command runs the same
 operation as the memory action of the same name (``services.py``) and answers its result.
@@ -27,8 +28,10 @@ from homeassistant.components.websocket_api.decorators import (
 )
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.exceptions import ServiceValidationError
+from homeassistant.helpers import config_validation as cv
 
 from .const import DOMAIN
+from .engine.proactive.protocol import validate_identifier
 from .services import (
     ADD_MEMORY_SCHEMA,
     ATTR_CLIENT_ID,
@@ -107,8 +110,36 @@ COMMANDS: Final = (
 )
 
 
+def _session_id(value: Any) -> str:
+    """A session id as the WebSocket accepts it."""
+    try:
+        return validate_identifier("session_id", cv.string(value))
+    except ValueError as err:
+        raise vol.Invalid(str(err)) from err
+
+
+@require_admin
+@websocket_command(
+    {vol.Required("type"): f"{DOMAIN}/session_summary", vol.Required("session_id"): _session_id}
+)
+@async_response
+async def handle_session_summary(
+    hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
+) -> None:
+    """A session's summary, significant moments and missed cards; ``not_found`` when none."""
+    entries = hass.config_entries.async_loaded_entries(DOMAIN)
+    if not entries:
+        connection.send_error(msg["id"], ERR_NOT_LOADED, "HomeBuddy Proactive is not loaded")
+        return
+    summary = await entries[0].runtime_data.engine.session_summary(msg["session_id"])
+    if summary is None:
+        connection.send_error(msg["id"], ERR_NOT_FOUND, "no summary for this session yet")
+        return
+    connection.send_result(msg["id"], summary)
+
+
 @callback
 def async_setup_memory_websocket_api(hass: HomeAssistant) -> None:
-    """Register the memory commands (once per Home Assistant instance)."""
-    for command in COMMANDS:
+    """Register the memory commands and the session summary (once per Home Assistant)."""
+    for command in (*COMMANDS, handle_session_summary):
         async_register_command(hass, command)

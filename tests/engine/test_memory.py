@@ -38,6 +38,7 @@ from custom_components.homebuddy_proactive.engine.memory import (
 )
 from custom_components.homebuddy_proactive.engine.memory.search import search_text
 from custom_components.homebuddy_proactive.engine.storage import (
+    SCHEMA_VERSION,
     MemoryRecord,
     ProactiveStore,
 )
@@ -277,6 +278,8 @@ async def test_the_model_writes_the_summary_and_a_feeling(
         "emotional_tone",
         "sentiment",
         "emotions",
+        "moments",
+        "missed_insights",
     ]
     prompt = last_user_prompt(request)
     assert "owner: I'm scared of the anaesthesia" in prompt
@@ -1003,7 +1006,7 @@ async def test_a_v4_file_is_reindexed_under_the_one_fold(tmp_path: Path) -> None
     store = await ProactiveStore.open(path)
     engine = MemoryEngine(store, Clock())
     try:
-        assert await store.schema_version() == 5
+        assert await store.schema_version() == SCHEMA_VERSION
         found = await engine.retrieve("c1", "Where is Soren now?", 3)
         assert {r.content for r in found} == {
             "Søren spends l’été in Tromsø",

@@ -209,3 +209,28 @@ async def test_commands_need_a_loaded_entry(
         assert not answer["success"]
         assert answer["error"]["code"] == "not_loaded", name
         assert "not loaded" in answer["error"]["message"]
+
+
+async def test_session_summary_command_and_event(
+    hass: HomeAssistant, ws: MockHAClientWebSocket, init_integration: MockConfigEntry
+) -> None:
+    """not_found before; the bus event and the command carry the summary once it closed."""
+    await ws.send_json_auto_id({"type": f"{DOMAIN}/session_summary", "session_id": "trip"})
+    answer = await ws.receive_json()
+    assert not answer["success"]
+    assert answer["error"]["code"] == "not_found"
+    events: list[Any] = []
+    hass.bus.async_listen("homebuddy_proactive_session_summary", events.append)
+    memory = init_integration.runtime_data.engine.memory
+    for text in ("We fly to Australia in May.", "The flights are booked.", "We land in Sydney."):
+        await memory.observe_turn("c1", "trip", text, speaker="owner", language="en")
+    await memory.close_episode("c1", "trip")
+    await memory.settle()
+    await hass.async_block_till_done()
+    assert [event.data["session_id"] for event in events] == ["trip"]
+    await ws.send_json_auto_id({"type": f"{DOMAIN}/session_summary", "session_id": "trip"})
+    answer = await ws.receive_json()
+    assert answer["success"], answer
+    assert answer["result"]["session_id"] == "trip"
+    assert answer["result"]["summary"] == events[0].data["summary"]
+    assert answer["result"]["moments"]

@@ -27,8 +27,10 @@ from ..llm import ModelError, OllamaModel
 from ..storage.database import ProactiveStore
 from ..storage.memories import MemoryRecord
 from ..storage.memory_schema import SHORT_TERM_TURNS
+from ..storage.session_summaries import SessionSummaryRecord
 from ..text import CapturedMemory, episode_cue
 from .episodes import (
+    PROMPT_CARDS,
     SUMMARY_USER,
     TONE_NEUTRAL,
     SummaryError,
@@ -59,6 +61,7 @@ from .records import (
     parse_memory_ref,
 )
 from .scoring import FEEDBACK_BAD, FEEDBACK_GOOD, ScoreWeights
+from .session_summary import session_summary_record
 from .stores import MemoryStore
 from .validation import (
     DIFFICULTIES,
@@ -84,7 +87,8 @@ LOGGER = logging.getLogger(__name__)
 
 EPISODE_GAP: Final = timedelta(minutes=30)
 MIN_TURNS_FOR_MODEL_SUMMARY: Final = 3
-SUMMARY_MAX_TOKENS: Final = 300
+# The summary, its moments and its missed cards (see episodes.summary_schema).
+SUMMARY_MAX_TOKENS: Final = 1000
 # An episode's tone becomes an affective memory when the model saw this much feeling.
 AFFECT_MIN_SENTIMENT: Final = 0.3
 EXPORT_LIMIT: Final = 1_000_000
@@ -114,6 +118,11 @@ class MemoryEngine:
         self._maintenance_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        # False in heuristic mode: episodes keep their extractive summary, no model call.
+        self.model_summaries = True
+        # Called with each session summary once it is final (the extractive one, or the
+        # model's when it was asked for).
+        self.on_session_summary: Callable[[SessionSummaryRecord], None] | None = None
 
     # -- factual -----------------------------------------------------------------------------
 
@@ -304,20 +313,46 @@ class MemoryEngine:
 
     async def _close_episode(self, episode: EpisodeRecord, now: datetime) -> None:
         """Close with an extractive summary now; ask the model for a better one in the back."""
-        await self.memories.close_episode(
-            episode.episode_id, now, extractive_summary(episode.turns)
-        )
+        extractive = extractive_summary(episode.turns)
+        await self.memories.close_episode(episode.episode_id, now, extractive)
+        record = session_summary_record(episode, extractive, now)
+        await self.store.put_session_summary(record)
         if (
             self.model is not None
+            and self.model_summaries
             and not self._closed
             and len(episode.turns) >= MIN_TURNS_FOR_MODEL_SUMMARY
         ):
-            self._spawn(self._summarise(episode), "homebuddy episode summary")
+            self._spawn(self._summarise(episode, record), "homebuddy episode summary")
+        else:
+            self._session_summarised(record)
 
-    async def _summarise(self, episode: EpisodeRecord) -> None:
+    def _session_summarised(self, record: SessionSummaryRecord) -> None:
+        if self.on_session_summary is not None:
+            try:
+                self.on_session_summary(record)
+            except Exception:  # a host listener's bug must not stop the summaries
+                LOGGER.exception("Session summary listener failed")
+
+    async def _summarise(self, episode: EpisodeRecord, extractive: SessionSummaryRecord) -> None:
+        try:
+            await self._summarise_with_model(episode)
+        finally:
+            stored = await self.store.session_summaries(episode.session_id)
+            final = next((r for r in stored if r.episode_id == episode.episode_id), extractive)
+            self._session_summarised(final)
+
+    async def _summarise_with_model(self, episode: EpisodeRecord) -> None:
         assert self.model is not None
         extractive = extractive_summary(episode.turns)
-        messages = summary_messages(episode.turns, episode.language or "en")
+        cards = await self.store.recent_insights(
+            episode.session_id, episode.start_time, limit=PROMPT_CARDS
+        )
+        messages = summary_messages(
+            episode.turns,
+            episode.language or "en",
+            [card.text for card in cards if card.created_at <= episode.end_time + EPISODE_GAP],
+        )
         try:
             data = await self.model.chat_json(
                 messages, summary_schema(), max_tokens=SUMMARY_MAX_TOKENS
@@ -332,6 +367,7 @@ class MemoryEngine:
         if current is None or current.summary_source == SUMMARY_USER:
             return  # forgotten or corrected by the user meanwhile
         await self.memories.set_episode_summary(episode.episode_id, summary)
+        await self.store.put_session_summary(session_summary_record(episode, summary, self.clock()))
         if summary.emotional_tone != TONE_NEUTRAL and (
             abs(summary.sentiment) >= AFFECT_MIN_SENTIMENT or summary.emotions
         ):

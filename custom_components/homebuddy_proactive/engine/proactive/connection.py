@@ -3,6 +3,10 @@
 A transcript frame enters :meth:`Connection.handle_text`, is parsed (``protocol``), stored and
 buffered, read by the local rules, and, when the mode says so, queued for the model; partial
 speech has its own single-flight lane. Cards leave through :meth:`ProactiveEngine.emit`.
+
+Longer than 600 lines: the lanes share one socket's state (the queue, the running job, the
+pending questions, the partial stream); the rules they call live in ``detector`` and
+``verification``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from ..const import (
     ERROR_LLM_UNAVAILABLE,
     ERROR_STORAGE_UNAVAILABLE,
     HIGH_PRIORITY_INTENTS,
+    INTENT_FACT_CHECK,
     SOURCE_FINAL,
     SOURCE_PARTIAL,
 )
@@ -42,7 +47,8 @@ from .protocol import (
     error_frame,
     parse_frame,
 )
-from .session import SessionState, SpeechStream, Utterance
+from .session import AskedQuestion, SessionState, SpeechStream, Utterance
+from .verification import answers_question, check_answer
 
 if TYPE_CHECKING:
     from .engine import ProactiveEngine
@@ -61,6 +67,8 @@ class _FinalJob:
     language: str
     sequence: int
     answer_question: bool
+    # The question this final answers: the job verifies the answer instead of evaluating it.
+    verify_question: AskedQuestion | None = None
 
 
 class Connection:
@@ -260,6 +268,14 @@ class Connection:
             return
 
         if analysis.is_question:
+            session.last_question = AskedQuestion(
+                text=event.text,
+                event_id=event.event_id,
+                speaker=event.speaker,
+                language=language,
+                sequence=sequence,
+                at=now,
+            )
             if session.answered_recently(event.text, now, DEDUPE_HORIZON) or any(
                 same_question(event.text, pending) for pending in self._pending_questions
             ):
@@ -274,6 +290,16 @@ class Connection:
             return
 
         mode = config.detector_mode
+        asked = session.last_question
+        if (
+            mode != DETECTOR_HEURISTIC
+            and asked is not None
+            and answers_question(analysis, asked, sequence=sequence, now=now)
+        ):
+            # A short reply to the question just asked: the model checks it (one call).
+            session.last_question = None
+            await self._queue_evaluation(utterance, language, sequence, verify=asked)
+            return
         if mode == DETECTOR_HEURISTIC or not analysis.meaningful:
             await self._ack(event.event_id, triggered=False, reason="no_actionable_signal")
             return
@@ -287,18 +313,31 @@ class Connection:
         ):
             await self._ack(event.event_id, triggered=False, reason="cooldown")
             return
+        await self._queue_evaluation(utterance, language, sequence)
+
+    async def _queue_evaluation(
+        self,
+        utterance: Utterance,
+        language: str,
+        sequence: int,
+        verify: AskedQuestion | None = None,
+    ) -> None:
+        """Ack a final whose card, if any, the model decides; queue it for the final lane."""
         await self._ack(
-            event.event_id,
+            utterance.event_id,
             triggered=False,
             reason="evaluation_queued",
             evaluation_queued=True,
             insight_may_follow=True,
         )
-        await self._enqueue(
-            _FinalJob(
-                utterance=utterance, language=language, sequence=sequence, answer_question=False
-            )
+        job = _FinalJob(
+            utterance=utterance,
+            language=language,
+            sequence=sequence,
+            answer_question=False,
+            verify_question=verify,
         )
+        await self._enqueue(job)
 
     async def _ack(self, event_id: str, *, triggered: bool, reason: str, **extra: bool) -> None:
         await self.send(
@@ -346,8 +385,12 @@ class Connection:
     async def _final_lane(self) -> None:
         while True:
             job = await self._final_queue.get()
-            if not job.answer_question and job.sequence != self.session.final_sequence:
-                continue  # only the newest utterance can trigger
+            if (
+                not job.answer_question
+                and job.verify_question is None
+                and job.sequence != self.session.final_sequence
+            ):
+                continue  # only the newest utterance can trigger (answers are checked anyway)
             task = asyncio.create_task(self._answer_or_evaluate(job), name="homebuddy final")
             self._final_current = (job, task)
             try:
@@ -392,6 +435,9 @@ class Connection:
                 )
 
     async def _run_final(self, job: _FinalJob) -> None:
+        if job.verify_question is not None:
+            await self._verify(job, job.verify_question)
+            return
         engine, session = self.engine, self.session
         request, memory_ids = await self._request(
             newest=job.utterance.text,
@@ -433,6 +479,31 @@ class Connection:
             language=job.language,
             trigger_text=job.utterance.text if job.answer_question else None,
             memory_ids=memory_ids,
+        )
+
+    async def _verify(self, job: _FinalJob, question: AskedQuestion) -> None:
+        """Check a short answer to ``question``; a wrong one gets a fact_check card."""
+        engine = self.engine
+        engine.stats.model_evaluations += 1
+        found = await check_answer(
+            engine.model,
+            question.text,
+            job.utterance,
+            # A short reply says little about its language: the correction follows the question.
+            language=question.language,
+            maximum=self.config.insight_max_characters,
+        )
+        # Timely right after the question's own card: no cooldown, never the same card twice.
+        if found is None or self.session.duplicate_card(found[0], engine.clock(), DEDUPE_HORIZON):
+            return
+        await engine.emit(
+            self,
+            text=found[0],
+            intent=INTENT_FACT_CHECK,
+            confidence=found[1],
+            source=SOURCE_FINAL,
+            event_id=job.utterance.event_id,
+            language=job.language,
         )
 
     def _may_show(self, decision: CardDecision, source: str) -> bool:

@@ -18,9 +18,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from ..config import EngineConfig
+from ..const import DETECTOR_HEURISTIC
 from ..llm import OllamaModel
 from ..memory import MemoryEngine, weights_from_config
-from ..storage import InsightRecord, ProactiveStore
+from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord
 from .connection import DEDUPE_HORIZON, Connection, Send
 from .detector import ProactiveDetector
 from .session import (
@@ -32,6 +33,9 @@ from .session import (
 LOGGER = logging.getLogger(__name__)
 
 MAX_SESSIONS: Final = 1000
+# A session ends when its last socket closed this long ago and none came back (glasses
+# reconnect within seconds): its open episode is then closed and summarised.
+SESSION_END_SECONDS: Final = 120.0
 
 
 def utcnow() -> datetime:
@@ -101,6 +105,13 @@ class ProactiveEngine:
         self.memory = memory or MemoryEngine(
             store, clock, model=model, weights=weights_from_config(config)
         )
+        # No model call for a summary in heuristic mode (see memory/session_summary.py).
+        self.memory.model_summaries = config.detector_mode != DETECTOR_HEURISTIC
+        self.memory.on_session_summary = self._session_summarised
+        self.session_end_seconds = SESSION_END_SECONDS
+        self._session_ends: dict[str, asyncio.Task[None]] = {}
+        self._closing = False
+        self._summary_listeners: list[Callable[[SessionSummaryRecord], None]] = []
         self.detector = ProactiveDetector(config, model)
         model.on_status_change = self._notify_state
         self.stats = EngineStats()
@@ -121,6 +132,38 @@ class ProactiveEngine:
         """Call ``listener`` when connections or model status change."""
         self._state_listeners.append(listener)
         return lambda: self._state_listeners.remove(listener)
+
+    def add_summary_listener(
+        self, listener: Callable[[SessionSummaryRecord], None]
+    ) -> Callable[[], None]:
+        """Call ``listener`` with each session summary once it is final."""
+        self._summary_listeners.append(listener)
+        return lambda: self._summary_listeners.remove(listener)
+
+    def _session_summarised(self, record: SessionSummaryRecord) -> None:
+        for listener in list(self._summary_listeners):
+            try:
+                listener(record)
+            except Exception:  # a host listener's bug must not stop the next one
+                LOGGER.exception("Session summary listener failed")
+
+    async def session_summary(self, session_id: str) -> dict[str, Any] | None:
+        """A session's summary: its newest episode's, with every episode's moments and
+        missed cards (None when no episode of the session has closed yet)."""
+        records = await self.store.session_summaries(session_id)
+        if not records:
+            return None
+        latest = records[-1]
+        return {
+            "session_id": session_id,
+            "client_id": latest.client_id,
+            "summary": latest.summary,
+            "source": latest.source,
+            "topics": list(latest.topics),
+            "moments": [dict(m) for r in records for m in r.moments],
+            "missed_insights": [dict(m) for r in records for m in r.missed_insights],
+            "episodes": [record.as_dict() for record in records],
+        }
 
     def _notify_state(self) -> None:
         for listener in list(self._state_listeners):
@@ -204,6 +247,9 @@ class ProactiveEngine:
         ``close_socket`` lets :meth:`close` end the socket itself when the host unloads.
         """
         state = await self.session(session_id, client_id)
+        ending = self._session_ends.pop(session_id, None)
+        if ending is not None:
+            ending.cancel()  # the session goes on
         connection = Connection(self, state, client_id, send)
         connection.close_socket = close_socket
         self._connections.add(connection)
@@ -219,14 +265,42 @@ class ProactiveEngine:
             connection.session.connections -= 1
             self.stats.open_connections = len(self._connections)
             self._notify_state()
+            if connection.session.connections == 0 and not self._closing:
+                self._schedule_session_end(connection.session)
+
+    def _schedule_session_end(self, state: SessionState) -> None:
+        previous = self._session_ends.pop(state.session_id, None)
+        if previous is not None:
+            previous.cancel()
+        self._session_ends[state.session_id] = asyncio.create_task(
+            self._end_session(state), name="homebuddy session end"
+        )
+
+    async def _end_session(self, state: SessionState) -> None:
+        """Close the session's open episode (and so summarise it) if nobody came back."""
+        try:
+            await asyncio.sleep(self.session_end_seconds)
+            if state.connections == 0:
+                await self.memory.close_episode(state.client_id, state.session_id)
+        except Exception:  # storage faults: the episode closes later (idle gap)
+            LOGGER.exception("Ending session failed")
+        finally:
+            if self._session_ends.get(state.session_id) is asyncio.current_task():
+                del self._session_ends[state.session_id]
 
     async def close(self) -> None:
         """Close every connection: its socket (going away) and its lanes."""
+        self._closing = True
         for connection in list(self._connections):
             if connection.close_socket is not None:
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await connection.close_socket()
             await connection.close()
+        for task in list(self._session_ends.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._session_ends.clear()
         await self.memory.close()
 
     # -- insights ----------------------------------------------------------------------------

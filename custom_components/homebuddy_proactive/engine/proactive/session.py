@@ -30,6 +30,18 @@ class Utterance:
     received_at: datetime
 
 
+@dataclass(frozen=True, kw_only=True)
+class AskedQuestion:
+    """The newest question final of a session, kept so its answer can be recognised."""
+
+    text: str
+    event_id: str
+    speaker: str | None
+    language: str
+    sequence: int
+    at: datetime
+
+
 class TranscriptBuffer:
     """Rolling, time- and count-bounded context of recent final utterances."""
 
@@ -86,6 +98,8 @@ class SessionState:
         self.people: dict[str, PersonNotes] = {}
         self.connections = 0
         self.final_sequence = 0
+        # The newest question final: a short reply to it is an answer to verify.
+        self.last_question: AskedQuestion | None = None
 
     def in_cooldown(self, now: datetime, seconds: float) -> bool:
         """Whether a low-priority card shown less than ``seconds`` ago blocks another."""

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Final
 
-from ..const import MAX_SPEAKER_CHARACTERS, MAX_TEXT_CHARACTERS, MEMORY_KINDS
+from ..const import MAX_ID_CHARACTERS, MAX_SPEAKER_CHARACTERS, MAX_TEXT_CHARACTERS, MEMORY_KINDS
 
 _BEARER: Final[list[dict[str, list[str]]]] = [{"bearer": []}]
 _ERROR: Final = {"$ref": "#/components/schemas/Error"}
@@ -37,7 +37,7 @@ def _errors(*codes: int) -> dict[str, Any]:
     reasons = {
         400: "invalid request",
         401: "missing, invalid, revoked or expired token (or bad credentials)",
-        404: "no such memory",
+        404: "no such memory (or no summary for the session yet)",
         429: "too many sign-in attempts (see Retry-After)",
         503: "authentication is not configured",
     }
@@ -61,6 +61,35 @@ _MEMORY_ID: Final = {
     "required": True,
     "schema": {"type": "integer", "minimum": 1},
 }
+
+
+_SESSION_SUMMARY: Final = _object(
+    "session_id",
+    "summary",
+    "moments",
+    "missed_insights",
+    "episodes",
+    session_id={"type": "string"},
+    client_id={"type": "string"},
+    summary={"type": "string"},
+    source={"enum": ["extractive", "model", "user"]},
+    topics={"type": "array", "items": {"type": "string"}},
+    moments={
+        "type": "array",
+        "items": _object("text", text={"type": "string"}, significance={"type": "string"}),
+    },
+    missed_insights={
+        "type": "array",
+        "items": _object(
+            "intent",
+            "card",
+            intent={"type": "string"},
+            card={"type": "string"},
+            reason={"type": "string"},
+        ),
+    },
+    episodes={"type": "array", "items": {"type": "object"}},
+)
 
 
 def package_version() -> str:
@@ -227,6 +256,24 @@ def openapi_document(version: str) -> dict[str, Any]:
                     "parameters": [_MEMORY_ID, *_MEMORY_QUERY],
                     "responses": {
                         "200": _json({"const": {"deleted": True}}, "deleted"),
+                        **_errors(400, 401, 404),
+                    },
+                },
+            },
+            "/v1/sessions/{session_id}/summary": {
+                "get": {
+                    "summary": "A session's summary, significant moments and missed cards",
+                    "security": _BEARER,
+                    "parameters": [
+                        {
+                            "name": "session_id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string", "maxLength": MAX_ID_CHARACTERS},
+                        }
+                    ],
+                    "responses": {
+                        "200": _json(_SESSION_SUMMARY, "the session summary"),
                         **_errors(400, 401, 404),
                     },
                 },

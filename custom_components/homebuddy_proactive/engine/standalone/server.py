@@ -231,6 +231,15 @@ class StandaloneApi:
         await self._authenticate(request)
         return await memories.delete_memory(request, self.runtime.engine.memory)
 
+    async def session_summary(self, request: web.Request) -> web.Response:
+        """``GET /v1/sessions/{session_id}/summary``: the session's summary, or 404."""
+        await self._authenticate(request)
+        session_id = identifier("session_id", request.match_info["session_id"])
+        summary = await self.runtime.engine.session_summary(session_id)
+        if summary is None:
+            raise RequestError(HTTPStatus.NOT_FOUND, "no summary for this session yet")
+        return web.json_response(summary)
+
 
 API_KEY: Final = web.AppKey("homebuddy_api", StandaloneApi)
 
@@ -259,6 +268,7 @@ def create_app(
     app.router.add_get("/v1/memories", api.list_memories)
     app.router.add_patch("/v1/memories/{memory_id}", api.update_memory)
     app.router.add_delete("/v1/memories/{memory_id}", api.delete_memory)
+    app.router.add_get("/v1/sessions/{session_id}/summary", api.session_summary)
     return app
 
 

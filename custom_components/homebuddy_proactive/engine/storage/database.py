@@ -25,6 +25,7 @@ from .memories import MemoryTable
 from .memory_schema import MEMORY_SCHEMA_V3, MEMORY_SCHEMA_V5
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
+from .session_summaries import SESSION_SUMMARY_SCHEMA_V6, SessionSummaryTable
 from .transcripts import TranscriptTable
 
 LOGGER = logging.getLogger(__name__)
@@ -112,6 +113,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_SCHEMA_V3,
     ALARM_SCHEMA_V4,
     MEMORY_SCHEMA_V5,
+    SESSION_SUMMARY_SCHEMA_V6,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -123,11 +125,17 @@ _COUNTED_TABLES: Final = (
     "memories",
     "session_people",
     "auth_sessions",
+    "session_summaries",
 )
 
 
 class ProactiveStore(
-    TranscriptTable, InsightTables, MemoryTable, SessionPeopleTable, AuthSessionTable
+    TranscriptTable,
+    InsightTables,
+    MemoryTable,
+    SessionPeopleTable,
+    AuthSessionTable,
+    SessionSummaryTable,
 ):
     """The engine's SQLite file. Open with :meth:`open`, close with :meth:`close`."""
 
