@@ -79,6 +79,19 @@ def valid_client_id(value: Any) -> str:
         raise vol.Invalid(str(err)) from err
 
 
+MAX_MEMORY_ID: Final = 2**63 - 1  # SQLite's largest integer
+
+
+def _not_huge(value: Any) -> Any:
+    """Refuse integers float() or SQLite cannot take (e.g. 10**400) before coercing."""
+    if isinstance(value, int) and not -MAX_MEMORY_ID <= value <= MAX_MEMORY_ID:
+        raise vol.Invalid("number out of range")
+    return value
+
+
+_IMPORTANCE = vol.All(_not_huge, vol.Coerce(float), vol.Range(min=0, max=1))
+_SENTIMENT = vol.All(_not_huge, vol.Coerce(float), vol.Range(min=-1, max=1))
+_MEMORY_ID = vol.All(_not_huge, vol.Coerce(int), vol.Range(min=1, max=MAX_MEMORY_ID))
 _TEXTS = vol.All(cv.ensure_list, [cv.string])
 
 ADD_MEMORY_SCHEMA: Final = vol.Schema(
@@ -87,15 +100,15 @@ ADD_MEMORY_SCHEMA: Final = vol.Schema(
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(ADDABLE_STORES),
         vol.Optional(ATTR_KIND, default="fact"): vol.In(MEMORY_KINDS),
         vol.Optional(ATTR_CONTENT): cv.string,
-        vol.Optional(ATTR_IMPORTANCE, default=0.5): vol.All(
-            vol.Coerce(float), vol.Range(min=0, max=1)
-        ),
+        vol.Optional(ATTR_IMPORTANCE, default=0.5): _IMPORTANCE,
         vol.Optional(ATTR_NAME): cv.string,
         vol.Optional(ATTR_STEPS): _TEXTS,
         vol.Optional(ATTR_PREREQUISITES): _TEXTS,
         vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
         vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
-        vol.Optional(ATTR_SENTIMENT): vol.All(vol.Coerce(float), vol.Range(min=-1, max=1)),
+        vol.Optional(ATTR_SENTIMENT): vol.All(
+            _not_huge, vol.Coerce(float), vol.Range(min=-1, max=1)
+        ),
         vol.Optional(ATTR_EMOTIONS): _TEXTS,
         vol.Optional(ATTR_TRIGGERS): _TEXTS,
     }
@@ -114,18 +127,22 @@ LIST_MEMORIES_SCHEMA: Final = vol.Schema(
 # the memory's store has.
 UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
     {
-        vol.Required(ATTR_MEMORY_ID): vol.All(vol.Coerce(int), vol.Range(min=1)),
+        vol.Required(ATTR_MEMORY_ID): vol.All(
+            _not_huge, vol.Coerce(int), vol.Range(min=1, max=MAX_MEMORY_ID)
+        ),
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(tuple(EDITABLE_FIELDS)),
         vol.Optional(ATTR_CLIENT_ID): valid_client_id,
         vol.Optional(ATTR_CONTENT): cv.string,
         vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
-        vol.Optional(ATTR_IMPORTANCE): vol.All(vol.Coerce(float), vol.Range(min=0, max=1)),
+        vol.Optional(ATTR_IMPORTANCE): _IMPORTANCE,
         vol.Optional(ATTR_NAME): cv.string,
         vol.Optional(ATTR_STEPS): _TEXTS,
         vol.Optional(ATTR_PREREQUISITES): _TEXTS,
         vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
         vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
-        vol.Optional(ATTR_SENTIMENT): vol.All(vol.Coerce(float), vol.Range(min=-1, max=1)),
+        vol.Optional(ATTR_SENTIMENT): vol.All(
+            _not_huge, vol.Coerce(float), vol.Range(min=-1, max=1)
+        ),
         vol.Optional(ATTR_EMOTIONS): _TEXTS,
         vol.Optional(ATTR_TRIGGERS): _TEXTS,
         vol.Optional(ATTR_TOPICS): _TEXTS,
@@ -134,7 +151,9 @@ UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
 )
 FORGET_MEMORY_SCHEMA: Final = vol.Schema(
     {
-        vol.Required(ATTR_MEMORY_ID): vol.All(vol.Coerce(int), vol.Range(min=1)),
+        vol.Required(ATTR_MEMORY_ID): vol.All(
+            _not_huge, vol.Coerce(int), vol.Range(min=1, max=MAX_MEMORY_ID)
+        ),
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(MEMORY_STORES),
         vol.Optional(ATTR_CLIENT_ID): valid_client_id,
     }

@@ -244,7 +244,7 @@ def parse_summary(
         emotional_tone=str(tone),
         source=SUMMARY_MODEL,
         key_interactions=tuple(key_interactions),
-        sentiment=max(-1.0, min(1.0, float(sentiment))),
+        sentiment=float(max(-1.0, min(1.0, sentiment))),  # no float() of a huge int
         emotions=_strings(data.get("emotions"), "emotions", MAX_EMOTIONS, 30),
         moments=_items(
             data.get("moments"),

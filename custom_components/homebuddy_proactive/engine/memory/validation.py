@@ -140,6 +140,16 @@ def procedure_key(name: str) -> str:
 def check_client(client_id: str) -> None:
     if not client_id.strip():
         raise MemoryError("client_id is required")
+    check_unicode(client_id, "client_id")
+
+
+def check_unicode(value: str, name: str) -> str:
+    """The text, or a :class:`MemoryError` when it cannot be stored (a lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MemoryError(f"{name} must be valid Unicode text (no lone surrogates)") from None
+    return value
 
 
 def check_importance(importance: float) -> None:
@@ -169,7 +179,7 @@ def check_store(store: str) -> str:
 
 
 def clean_text(value: str, name: str, limit: int) -> str:
-    value = value.strip()
+    value = check_unicode(value, name).strip()
     if not value:
         raise MemoryError(f"{name} must not be empty")
     if len(value) > limit:
@@ -186,4 +196,6 @@ def clean_items(values: Sequence[str] | Mapping[str, Any], name: str) -> list[st
         raise MemoryError(f"{name} must have at most {MAX_ITEMS} entries")
     if any(len(item) > MAX_ITEM_CHARACTERS for item in items):
         raise MemoryError(f"each of {name} must be at most {MAX_ITEM_CHARACTERS} characters")
+    for item in items:
+        check_unicode(item, name)
     return items

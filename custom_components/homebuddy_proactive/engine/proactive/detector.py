@@ -7,6 +7,7 @@ prompt states (threshold, qualified and evidenced entity_context, no sensitive t
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from ..text import mentions_sensitive_trait, name_key
 from ..text.cards import shape_card
 from ..text.languages import language_name
 from ..text.normalize import fold
+from .protocol import is_valid_unicode
 from .session import PersonNotes
 
 # Words that mark an inferred role as an inference, per language.
@@ -240,6 +242,18 @@ Answer with one JSON object only."""
     ]
 
 
+def _confidence(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise VerdictError("'confidence' is not a number")
+    try:
+        confidence = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        raise VerdictError("'confidence' is out of range") from None
+    if not math.isfinite(confidence):
+        raise VerdictError("'confidence' is out of range")
+    return confidence
+
+
 def parse_verdict(data: Mapping[str, Any]) -> Verdict:
     """Validate the model's JSON against the schema; raise VerdictError when it breaks it."""
     intervene = data.get("intervene")
@@ -248,12 +262,12 @@ def parse_verdict(data: Mapping[str, Any]) -> Verdict:
     intent = data.get("intent")
     if intent not in INTENTS:
         raise VerdictError("'intent' is not a known intent")
-    confidence = data.get("confidence")
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-        raise VerdictError("'confidence' is not a number")
+    confidence = _confidence(data.get("confidence"))
     card = data.get("card", "")
     if not isinstance(card, str):
         raise VerdictError("'card' is not a string")
+    if not is_valid_unicode(card):
+        raise VerdictError("'card' is not valid Unicode text")
     people_raw = data.get("people", [])
     if not isinstance(people_raw, list):
         raise VerdictError("'people' is not a list")
@@ -264,6 +278,8 @@ def parse_verdict(data: Mapping[str, Any]) -> Verdict:
         name, observation = item.get("name"), item.get("observation")
         if not isinstance(name, str) or not isinstance(observation, str):
             raise VerdictError("a 'people' entry lacks name or observation")
+        if not (is_valid_unicode(name) and is_valid_unicode(observation)):
+            raise VerdictError("a 'people' entry is not valid Unicode text")
         if name.strip() and observation.strip():
             people.append(
                 PersonClue(
@@ -275,7 +291,7 @@ def parse_verdict(data: Mapping[str, Any]) -> Verdict:
     return Verdict(
         intervene=intervene,
         intent=str(intent),
-        confidence=min(1.0, max(0.0, float(confidence))),
+        confidence=min(1.0, max(0.0, confidence)),
         card=card,
         people=tuple(people),
     )

@@ -10,7 +10,7 @@ import json
 import re
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from ..const import (
@@ -24,6 +24,19 @@ from ..const import (
 
 _LANGUAGE_RE: Final = re.compile(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$")
 _ID_FORBIDDEN_RE: Final = re.compile(r"[\x00-\x1f\x7f]")
+# Timestamps outside these bounds are a broken clock (and near datetime's own limits any
+# conversion or arithmetic overflows): refused rather than stored.
+EARLIEST_TIMESTAMP: Final = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST_TIMESTAMP: Final = datetime(3000, 1, 1, tzinfo=UTC)
+
+
+def is_valid_unicode(value: str) -> bool:
+    """Whether the text can be encoded as UTF-8 (no lone surrogates such as ``\\ud800``)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class ProtocolError(Exception):
@@ -69,6 +82,8 @@ def validate_identifier(name: str, value: str | None) -> str:
     """Validate a client_id or session_id query value; raise ValueError with a reason."""
     if value is None or not value.strip():
         raise ValueError(f"{name} is required")
+    if not is_valid_unicode(value):
+        raise ValueError(f"{name} must be valid Unicode text (no lone surrogates)")
     if len(value) > MAX_ID_CHARACTERS:
         raise ValueError(f"{name} must be at most {MAX_ID_CHARACTERS} characters")
     if _ID_FORBIDDEN_RE.search(value) or value != value.strip():
@@ -89,6 +104,7 @@ def parse_frame(raw: str, now: datetime) -> IncomingEvent:
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
         raise ProtocolError(ERROR_INVALID_MESSAGE, "field 'type' must be a non-empty string")
+    _check_unicode("type", kind)
     if kind == "transcript":
         return _parse_transcript(data, now)
     if kind == "ping":
@@ -111,6 +127,7 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
             raise ProtocolError(
                 ERROR_INVALID_MESSAGE, f"event_id must be at most {MAX_ID_CHARACTERS} characters"
             )
+        _check_unicode("event_id", event_id)
 
     def fail(message: str) -> ProtocolError:
         return ProtocolError(ERROR_INVALID_MESSAGE, message, event_id)
@@ -122,6 +139,7 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
         raise fail("text must not be empty")
     if len(text) > MAX_TEXT_CHARACTERS:
         raise fail(f"text must be at most {MAX_TEXT_CHARACTERS:,} characters")
+    _check_unicode("text", text, event_id)
 
     is_final = data.get("is_final")
     if is_final is None:
@@ -135,31 +153,21 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
             raise fail("speaker must be a string")
         if len(speaker) > MAX_SPEAKER_CHARACTERS:
             raise fail(f"speaker must be at most {MAX_SPEAKER_CHARACTERS} characters")
+        _check_unicode("speaker", speaker, event_id)
         speaker = speaker.strip() or None
 
     language = data.get("language")
     if language is not None:
         if not isinstance(language, str):
             raise fail("language must be a language code such as 'en' or 'el'")
+        _check_unicode("language", language, event_id)
         # Only a hint: one that is no language code ("", "auto") is ignored, not an error
         # that would cost the transcript; the language is then detected from the text.
         language = language.strip()
         if not _LANGUAGE_RE.match(language):
             language = None
 
-    timestamp_value = data.get("timestamp")
-    if timestamp_value is None:
-        timestamp = now
-    else:
-        if not isinstance(timestamp_value, str):
-            raise fail("timestamp must be an ISO-8601 string")
-        try:
-            timestamp = datetime.fromisoformat(timestamp_value.strip())
-        except ValueError:
-            raise fail("timestamp must be an ISO-8601 date and time") from None
-        if timestamp.tzinfo is None:
-            timestamp = timestamp.replace(tzinfo=UTC)
-        timestamp = timestamp.astimezone(UTC)
+    timestamp = _timestamp(data.get("timestamp"), now, event_id)
 
     return TranscriptEvent(
         event_id=event_id,
@@ -171,16 +179,53 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
     )
 
 
+def _timestamp(value: object, now: datetime, event_id: str) -> datetime:
+    if value is None:
+        return now
+
+    def fail(message: str) -> ProtocolError:
+        return ProtocolError(ERROR_INVALID_MESSAGE, message, event_id)
+
+    if not isinstance(value, str):
+        raise fail("timestamp must be an ISO-8601 string")
+    _check_unicode("timestamp", value, event_id)
+    try:
+        timestamp = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise fail("timestamp must be an ISO-8601 date and time") from None
+    if timestamp.tzinfo is None:
+        timestamp = timestamp.replace(tzinfo=UTC)
+    try:
+        timestamp = timestamp.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00 is before year 1 in UTC
+        timestamp = EARLIEST_TIMESTAMP - timedelta(days=1)
+    if not EARLIEST_TIMESTAMP <= timestamp < LATEST_TIMESTAMP:
+        raise fail(
+            f"timestamp must be between {EARLIEST_TIMESTAMP.year} and {LATEST_TIMESTAMP.year} (UTC)"
+        )
+    return timestamp
+
+
 def _parse_feedback(data: dict[str, Any]) -> FeedbackEvent:
     insight_id = data.get("insight_id")
     if not isinstance(insight_id, str) or not insight_id.strip():
         raise ProtocolError(ERROR_INVALID_MESSAGE, "insight_id must be a non-empty string")
     if len(insight_id) > MAX_ID_CHARACTERS:
         raise ProtocolError(ERROR_INVALID_MESSAGE, "insight_id is too long")
+    _check_unicode("insight_id", insight_id)
     useful = data.get("useful")
     if not isinstance(useful, bool):
         raise ProtocolError(ERROR_INVALID_MESSAGE, "useful must be true or false")
     return FeedbackEvent(insight_id=insight_id, useful=useful)
+
+
+def _check_unicode(name: str, value: str, event_id: str | None = None) -> None:
+    if not is_valid_unicode(value):
+        raise ProtocolError(
+            ERROR_INVALID_MESSAGE,
+            f"{name} must be valid Unicode text (no lone surrogates)",
+            event_id,
+        )
 
 
 def error_frame(

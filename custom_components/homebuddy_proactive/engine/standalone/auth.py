@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from aiohttp import hdrs, web
 
+from ..proactive.protocol import is_valid_unicode
 from ..proactive.transport import bearer_token, credential_in_url
 from ..storage import ProactiveStore
 from .errors import RequestError, json_object
@@ -175,7 +176,8 @@ async def authenticate(request: web.Request, settings: ServerSettings, tokens: A
             "send Authorization: Bearer <token>",
             headers={hdrs.WWW_AUTHENTICATE: "Bearer"},
         )
-    if not await tokens.is_valid(token):
+    # Header bytes that are not UTF-8 arrive as lone surrogates: no token of ours looks so.
+    if not is_valid_unicode(token) or not await tokens.is_valid(token):
         raise RequestError(
             HTTPStatus.UNAUTHORIZED,
             "the access token is invalid, expired or revoked; sign in again",

@@ -7,12 +7,15 @@ engine's :class:`MemoryEngine`; a bad request is a 400, an unknown memory a 404.
 from __future__ import annotations
 
 from http import HTTPStatus
+from typing import Final
 
 from aiohttp import web
 
 from ..memory import STORE_FACTUAL, MemoryEngine, MemoryNotFoundError, memory_dict
 from ..memory import MemoryError as MemoryRequestError
 from .errors import RequestError, identifier, json_object
+
+MAX_MEMORY_ID: Final = 2**63 - 1  # SQLite's largest integer
 
 
 async def add_memory(request: web.Request, memory: MemoryEngine) -> web.Response:
@@ -23,7 +26,11 @@ async def add_memory(request: web.Request, memory: MemoryEngine) -> web.Response
     if not isinstance(kind, str) or not isinstance(content, str):
         raise RequestError(HTTPStatus.BAD_REQUEST, "kind and content are required strings")
     importance = data.get("importance", 0.5)
-    if isinstance(importance, bool) or not isinstance(importance, int | float):
+    if (
+        isinstance(importance, bool)
+        or not isinstance(importance, int | float)
+        or not 0 <= importance <= 1  # compared before float(): a huge int does not overflow
+    ):
         raise RequestError(HTTPStatus.BAD_REQUEST, "importance must be a number from 0 to 1")
     try:
         remembered = await memory.remember(
@@ -77,8 +84,15 @@ async def delete_memory(request: web.Request, memory: MemoryEngine) -> web.Respo
 def memory_target(request: web.Request) -> tuple[int, str | None]:
     """The memory id of the path and the optional ``client_id`` query parameter."""
     raw = request.match_info["memory_id"]
-    if not raw.isascii() or not raw.isdigit() or int(raw) < 1:
-        raise RequestError(HTTPStatus.BAD_REQUEST, "memory id must be a positive integer")
+    if (
+        not raw.isascii()
+        or not raw.isdigit()
+        or len(raw) > len(str(MAX_MEMORY_ID))  # before int(): thousands of digits
+        or not 1 <= int(raw) <= MAX_MEMORY_ID
+    ):
+        raise RequestError(
+            HTTPStatus.BAD_REQUEST, f"memory id must be an integer from 1 to {MAX_MEMORY_ID}"
+        )
     client_id: str | None = None
     if "client_id" in request.query:
         client_id = identifier("client_id", request.query["client_id"])

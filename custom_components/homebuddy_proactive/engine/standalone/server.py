@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
-from typing import Final
+from typing import Final, cast
 
 import aiosqlite
 from aiohttp import web
@@ -33,7 +33,7 @@ from ..text import warm_up
 from . import memories
 from .api_docs import docs_page, openapi_document, package_version
 from .auth import AccessTokens, SigninRateLimiter, authenticate, sign_in, utcnow
-from .errors import RequestError, identifier, json_errors
+from .errors import BODY_TIMEOUT_KEY, RequestError, identifier, json_errors
 from .logs import PathOnlyAccessLogger, configure_logging
 from .settings import DEFAULT_AUTH_PASSWORD, ServerSettings, without_userinfo
 
@@ -46,6 +46,8 @@ PURGE_INTERVAL_SECONDS: Final = 3600.0
 READY_TIMEOUT_SECONDS: Final = 10.0
 SHUTDOWN_TIMEOUT_SECONDS: Final = 10.0
 MAX_REQUEST_BYTES: Final = 64 * 1024
+# How long the rest of an unread request body is drained after the answer (aiohttp: 10 s).
+LINGERING_SECONDS: Final = 2.0
 
 
 @dataclass(kw_only=True)
@@ -255,6 +257,7 @@ def create_app(
     api = StandaloneApi(settings, clock=clock, limiter=limiter, purge_interval=purge_interval)
     app = web.Application(middlewares=[json_errors], client_max_size=MAX_REQUEST_BYTES)
     app[API_KEY] = api
+    app[BODY_TIMEOUT_KEY] = float(settings.body_timeout_seconds)
     app.cleanup_ctx.append(api.lifespan)
     app.on_shutdown.append(api.on_shutdown)
     app.router.add_get("/health", api.health)
@@ -272,6 +275,86 @@ def create_app(
     return app
 
 
+class _HeaderDeadline:
+    """The server's protocol factory, with a deadline for each connection's first request.
+
+    Aiohttp waits for a first request's headers forever (its keep-alive timeout only starts
+    after a response): a connection that has not completed its request headers within the
+    header timeout is closed. Everything else is the wrapped :class:`web.Server`'s.
+    """
+
+    def __init__(self, server: web.Server, timeout: float) -> None:
+        self._server = server
+        self._timeout = timeout
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._server, name)
+
+    def __call__(self) -> web.RequestHandler:
+        handler = self._server()
+        asyncio.get_running_loop().call_later(self._timeout, _expire_idle, handler)
+        return handler
+
+
+def _expire_idle(handler: web.RequestHandler) -> None:
+    # No request parsed yet (none started, or its headers are still incomplete): close.
+    if getattr(handler, "_request_count", 1) == 0 and handler.transport is not None:
+        LOGGER.debug("Closing a connection that sent no complete request headers in time")
+        handler.force_close()
+
+
+class _Runner(web.AppRunner):
+    """An :class:`web.AppRunner` whose server closes connections that send no request."""
+
+    def __init__(self, app: web.Application, *, header_timeout: float, **kwargs: object) -> None:
+        super().__init__(app, **kwargs)  # type: ignore[arg-type]
+        self._header_timeout = header_timeout
+
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        return cast(web.Server, _HeaderDeadline(server, self._header_timeout))
+
+
+def _run(app: web.Application, settings: ServerSettings) -> None:
+    """Serve ``app`` until SIGINT/SIGTERM, as :func:`web.run_app` does, with the timeouts."""
+
+    async def serve() -> None:
+        runner = _Runner(
+            app,
+            header_timeout=float(settings.header_timeout_seconds),
+            handle_signals=True,
+            access_log=ACCESS_LOGGER,
+            access_log_class=PathOnlyAccessLogger,
+            keepalive_timeout=float(settings.keepalive_timeout_seconds),
+            shutdown_timeout=SHUTDOWN_TIMEOUT_SECONDS,
+            handler_cancellation=True,
+            lingering_time=LINGERING_SECONDS,
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, settings.host, settings.port).start()
+            await asyncio.Event().wait()  # until a signal ends the loop
+        finally:
+            await runner.cleanup()
+
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    task = loop.create_task(serve())
+    try:
+        loop.run_until_complete(task)
+    except (web.GracefulExit, KeyboardInterrupt):
+        pass
+    finally:
+        try:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                loop.run_until_complete(task)
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+
 def main(environ: Mapping[str, str] | None = None) -> int:
     """Run the server until SIGINT/SIGTERM; return the process exit code."""
     try:
@@ -287,15 +370,7 @@ def main(environ: Mapping[str, str] | None = None) -> int:
     elif settings.auth_password == DEFAULT_AUTH_PASSWORD:
         LOGGER.warning("AUTH_PASSWORD is the default; set a strong one before deployment")
     try:
-        web.run_app(
-            create_app(settings),
-            host=settings.host,
-            port=settings.port,
-            access_log=ACCESS_LOGGER,
-            access_log_class=PathOnlyAccessLogger,
-            shutdown_timeout=SHUTDOWN_TIMEOUT_SECONDS,
-            print=None,
-        )
+        _run(create_app(settings), settings)
     except StoreError as err:
         print(f"homebuddy-proactive: {err}", file=sys.stderr)
         return 1

@@ -26,6 +26,14 @@ DEFAULT_TOKEN_TTL_SECONDS: Final = 86400
 MIN_TOKEN_TTL_SECONDS: Final = 60
 MAX_TOKEN_TTL_SECONDS: Final = 365 * 86400
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# HTTP timeouts: a connection must send its request headers within the header timeout, a
+# request body must arrive within the body timeout, and an idle keep-alive connection (or one
+# that starts a next request and never finishes its headers) is closed after the keep-alive
+# timeout.
+DEFAULT_HEADER_TIMEOUT_SECONDS: Final = 20
+DEFAULT_BODY_TIMEOUT_SECONDS: Final = 20
+DEFAULT_KEEPALIVE_TIMEOUT_SECONDS: Final = 30
+MAX_HTTP_TIMEOUT_SECONDS: Final = 600
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +48,9 @@ class ServerSettings:
     auth_password: str = DEFAULT_AUTH_PASSWORD
     auth_token_ttl_seconds: int = DEFAULT_TOKEN_TTL_SECONDS
     log_level: str = "INFO"
+    header_timeout_seconds: int = DEFAULT_HEADER_TIMEOUT_SECONDS
+    body_timeout_seconds: int = DEFAULT_BODY_TIMEOUT_SECONDS
+    keepalive_timeout_seconds: int = DEFAULT_KEEPALIVE_TIMEOUT_SECONDS
 
     @property
     def auth_configured(self) -> bool:
@@ -110,6 +121,27 @@ class ServerSettings:
                 MAX_TOKEN_TTL_SECONDS,
             ),
             log_level=log_level,
+            header_timeout_seconds=_whole_number(
+                environ,
+                "HTTP_HEADER_TIMEOUT_SECONDS",
+                DEFAULT_HEADER_TIMEOUT_SECONDS,
+                1,
+                MAX_HTTP_TIMEOUT_SECONDS,
+            ),
+            body_timeout_seconds=_whole_number(
+                environ,
+                "HTTP_BODY_TIMEOUT_SECONDS",
+                DEFAULT_BODY_TIMEOUT_SECONDS,
+                1,
+                MAX_HTTP_TIMEOUT_SECONDS,
+            ),
+            keepalive_timeout_seconds=_whole_number(
+                environ,
+                "HTTP_KEEPALIVE_TIMEOUT_SECONDS",
+                DEFAULT_KEEPALIVE_TIMEOUT_SECONDS,
+                1,
+                MAX_HTTP_TIMEOUT_SECONDS,
+            ),
         )
 
 

@@ -1,0 +1,74 @@
+"""Poison frames and upgrade requests against the Home Assistant view (hypothesis-drawn).
+
+The same strategies as the standalone host's fuzz test: never a closed socket, never a 5xx,
+never a traceback in the log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import aiohttp
+import pytest
+from homeassistant.core import HomeAssistant
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from custom_components.homebuddy_proactive.const import WS_VIEW_URL
+from tests import fuzz
+
+from .test_websocket import Connect, connect  # noqa: F401 - the fixture
+
+FRAME_EXAMPLES = 60
+QUERY_EXAMPLES = 20
+
+
+async def exchange(ws: aiohttp.ClientWebSocketResponse, raw: str) -> list[dict[str, Any]]:
+    """Send a frame then a ping; every frame received up to the pong."""
+    await ws.send_str(raw)
+    await ws.send_str('{"type":"ping"}')
+    received: list[dict[str, Any]] = []
+    while True:
+        message = await ws.receive(timeout=5)
+        assert message.type == aiohttp.WSMsgType.TEXT, (raw[:200], message)
+        frame = json.loads(message.data)
+        if frame == {"type": "pong"}:
+            return received
+        received.append(frame)
+
+
+async def test_fuzzed_frames_never_close_the_view_socket(
+    connect: Connect,  # noqa: F811 - the fixture imported above
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Hypothesis-drawn frames on the HA view: answered, socket open, no traceback."""
+    caplog.set_level(logging.INFO)
+    ws = await connect(client_id="fuzz", session_id="fuzz-1")
+    for raw in fuzz.examples(fuzz.RAW_FRAMES, FRAME_EXAMPLES):
+        for frame in await exchange(ws, raw):
+            assert frame["type"] != "error" or frame["code"] in (
+                "invalid_message",
+                "unsupported_type",
+            ), (raw[:200], frame)
+    assert not ws.closed
+    assert fuzz.tracebacks(caplog.records) == []
+
+
+async def test_fuzzed_upgrade_queries_never_answer_5xx(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    hass_client_no_auth,
+    hass_access_token: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Drawn client and session ids (surrogate escapes, empty, long): 4xx at worst."""
+    client = await hass_client_no_auth()
+    headers = {"Authorization": f"Bearer {hass_access_token}"}
+    for value in fuzz.examples(fuzz.QUERY_VALUES, QUERY_EXAMPLES):
+        response = await client.get(
+            f"{WS_VIEW_URL}?client_id={value}&session_id={value}", headers=headers
+        )
+        assert response.status < 500, (value, response.status)
+        response.release()
+    assert fuzz.tracebacks(caplog.records) == []
