@@ -26,6 +26,12 @@ DEFAULT_TOKEN_TTL_SECONDS: Final = 86400
 MIN_TOKEN_TTL_SECONDS: Final = 60
 MAX_TOKEN_TTL_SECONDS: Final = 365 * 86400
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# Limits (README "Limits"): sockets per client address and in total, frames per second per
+# socket, and how often one kind of accept() error may reach the log.
+DEFAULT_MAX_SOCKETS_PER_ADDRESS: Final = 8
+DEFAULT_MAX_SOCKETS: Final = 256
+DEFAULT_MAX_FRAMES_PER_SECOND: Final = 50
+DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS: Final = 60
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +46,10 @@ class ServerSettings:
     auth_password: str = DEFAULT_AUTH_PASSWORD
     auth_token_ttl_seconds: int = DEFAULT_TOKEN_TTL_SECONDS
     log_level: str = "INFO"
+    max_sockets_per_address: int = DEFAULT_MAX_SOCKETS_PER_ADDRESS
+    max_sockets: int = DEFAULT_MAX_SOCKETS
+    max_frames_per_second: int = DEFAULT_MAX_FRAMES_PER_SECOND
+    accept_error_log_interval_seconds: int = DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS
 
     @property
     def auth_configured(self) -> bool:
@@ -110,6 +120,20 @@ class ServerSettings:
                 MAX_TOKEN_TTL_SECONDS,
             ),
             log_level=log_level,
+            max_sockets_per_address=_whole_number(
+                environ, "MAX_SOCKETS_PER_ADDRESS", DEFAULT_MAX_SOCKETS_PER_ADDRESS, 1, 10_000
+            ),
+            max_sockets=_whole_number(environ, "MAX_SOCKETS", DEFAULT_MAX_SOCKETS, 1, 100_000),
+            max_frames_per_second=_whole_number(
+                environ, "MAX_FRAMES_PER_SECOND", DEFAULT_MAX_FRAMES_PER_SECOND, 1, 10_000
+            ),
+            accept_error_log_interval_seconds=_whole_number(
+                environ,
+                "ACCEPT_ERROR_LOG_INTERVAL_SECONDS",
+                DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS,
+                1,
+                86_400,
+            ),
         )
 
 
