@@ -143,7 +143,7 @@ def test_frame_rate_refills() -> None:
 def test_limit_settings_defaults_and_bad_values() -> None:
     """Defaults (README "Limits") and validation naming the variable."""
     settings = ServerSettings.from_env({})
-    assert settings.max_sockets_per_address == 8
+    assert settings.max_sockets_per_address == 32
     assert settings.max_sockets == 256
     assert settings.max_frames_per_second == 50
     assert settings.accept_error_log_interval_seconds == 60

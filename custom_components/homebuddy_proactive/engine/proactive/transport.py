@@ -44,7 +44,7 @@ class SocketLimits:
     with 1008. ``total`` None leaves the total to the host (Home Assistant's own HTTP server).
     """
 
-    per_address: int = 8
+    per_address: int = 32
     total: int | None = 256
     frames_per_second: float = 50.0
     burst: int = 200

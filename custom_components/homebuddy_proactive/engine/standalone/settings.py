@@ -28,7 +28,7 @@ MAX_TOKEN_TTL_SECONDS: Final = 365 * 86400
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # Limits (README "Limits"): sockets per client address and in total, frames per second per
 # socket, and how often one kind of accept() error may reach the log.
-DEFAULT_MAX_SOCKETS_PER_ADDRESS: Final = 8
+DEFAULT_MAX_SOCKETS_PER_ADDRESS: Final = 32
 DEFAULT_MAX_SOCKETS: Final = 256
 DEFAULT_MAX_FRAMES_PER_SECOND: Final = 50
 DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS: Final = 60
