@@ -26,6 +26,7 @@ class FakeReply:
     status: int = 200
     delay: float = 0.0
     raw_body: str | None = None  # replaces the whole HTTP body (garbage responses)
+    reset: bool = False  # drop the connection without an answer (connection reset)
 
 
 def decline() -> FakeReply:
@@ -140,6 +141,9 @@ class FakeOllama:
                 reply = self.default_reply
             if reply.delay:
                 await asyncio.sleep(reply.delay)
+            if reply.reset and request.transport is not None:
+                request.transport.abort()
+                return web.Response(status=204)
             if reply.raw_body is not None:
                 return web.Response(
                     text=reply.raw_body, status=reply.status, content_type="application/json"

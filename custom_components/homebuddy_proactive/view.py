@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from http import HTTPStatus
 
 from aiohttp import web
@@ -10,10 +11,21 @@ from homeassistant.helpers.http import KEY_AUTHENTICATED, KEY_HASS, HomeAssistan
 
 from .const import DOMAIN, WS_VIEW_URL
 from .engine.proactive.protocol import validate_identifier
-from .engine.proactive.transport import bearer_token, credential_in_url, new_socket, run_socket
+from .engine.proactive.transport import (
+    DEFAULT_SOCKET_LIMITS,
+    SocketGate,
+    bearer_token,
+    credential_in_url,
+    new_socket,
+    run_socket,
+)
 from .models import HomeBuddyConfigEntry
 
 LOGGER = logging.getLogger(__name__)
+
+# Home Assistant's HTTP server bounds connections in total; this view bounds its own sockets
+# per client address (and the transport bounds each socket's frame rate): README "Limits".
+_SOCKETS = SocketGate(replace(DEFAULT_SOCKET_LIMITS, total=None))
 
 
 class HomeBuddyWebSocketView(HomeAssistantView):
@@ -64,7 +76,16 @@ class HomeBuddyWebSocketView(HomeAssistantView):
         async def still_authorized() -> bool:
             return hass.auth.async_validate_access_token(token) is not None
 
+        if (refused := _SOCKETS.admit(request.remote)) is not None:
+            return web.Response(
+                status=HTTPStatus.TOO_MANY_REQUESTS,
+                text=f"too many open sockets ({refused}); close one or try again later",
+                headers={"Retry-After": "5"},
+            )
         ws = new_socket()
-        await ws.prepare(request)
-        await run_socket(ws, engine, client_id, session_id, still_authorized)
+        try:
+            await ws.prepare(request)
+            await run_socket(ws, engine, client_id, session_id, still_authorized)
+        finally:
+            _SOCKETS.release(request.remote)
         return ws

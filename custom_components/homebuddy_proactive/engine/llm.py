@@ -133,6 +133,10 @@ class OllamaModel:
             raise ModelOutputError("content is not a JSON object")
         return data
 
+    def report_timeout(self) -> None:
+        """Count a call its caller cut short at the caller's deadline (a timeout)."""
+        self._failed("chat", TimeoutError())
+
     def report_invalid(self, reason: str) -> None:
         """Count an answer that was JSON but broke the schema (logged once per reason)."""
         self._invalid(reason)

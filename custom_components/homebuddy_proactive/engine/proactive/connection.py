@@ -67,6 +67,9 @@ class _FinalJob:
     language: str
     sequence: int
     answer_question: bool
+    # Loop time by which the job is answered: its arrival plus the model timeout, so a
+    # question never waits longer than that in total, queue time included.
+    deadline: float
     # The question this final answers: the job verifies the answer instead of evaluating it.
     verify_question: AskedQuestion | None = None
 
@@ -284,7 +287,11 @@ class Connection:
             await self._ack(event.event_id, triggered=True, reason="strong_local_signal")
             await self._enqueue(
                 _FinalJob(
-                    utterance=utterance, language=language, sequence=sequence, answer_question=True
+                    utterance=utterance,
+                    language=language,
+                    sequence=sequence,
+                    answer_question=True,
+                    deadline=self._deadline(),
                 )
             )
             return
@@ -335,6 +342,7 @@ class Connection:
             language=language,
             sequence=sequence,
             answer_question=False,
+            deadline=self._deadline(),
             verify_question=verify,
         )
         await self._enqueue(job)
@@ -350,6 +358,9 @@ class Connection:
                 **extra,
             }
         )
+
+    def _deadline(self) -> float:
+        return asyncio.get_running_loop().time() + self.config.ollama_timeout_seconds
 
     async def _enqueue(self, job: _FinalJob) -> None:
         if self._final_queue.full():
@@ -401,6 +412,16 @@ class Connection:
                 if task.done() and not task.cancelled() and task.exception() is not None:
                     failure = task.exception()
                     LOGGER.error("Evaluating a final failed: %r", failure, exc_info=failure)
+                    if job.answer_question:
+                        # Whatever went wrong, a question never ends in silence.
+                        await self.send(
+                            error_frame(
+                                ERROR_LLM_UNAVAILABLE,
+                                "the answer could not be prepared; try again",
+                                event_id=job.utterance.event_id,
+                                retryable=True,
+                            )
+                        )
                 self._final_current = None
                 if job.answer_question:
                     self._pending_questions.remove(job.utterance.text)
@@ -439,6 +460,10 @@ class Connection:
             await self._verify(job, job.verify_question)
             return
         engine, session = self.engine, self.session
+        loop = asyncio.get_running_loop()
+        if loop.time() >= job.deadline:
+            # Waited in the queue for the whole model timeout: answered at once, no model call.
+            raise ModelUnavailableError("timed out in the queue")
         request, memory_ids = await self._request(
             newest=job.utterance.text,
             language=job.language,
@@ -447,7 +472,13 @@ class Connection:
             exclude_event=job.utterance.event_id,
         )
         engine.stats.model_evaluations += 1
-        verdict = await engine.detector.ask(request)
+        try:
+            # The model call gets only what is left of the job's time.
+            async with asyncio.timeout_at(job.deadline):
+                verdict = await engine.detector.ask(request)
+        except TimeoutError as err:
+            engine.model.report_timeout()
+            raise ModelUnavailableError("timed out") from err
         # People memory grows only from finals; partial observations stay provisional.
         observations = [
             PersonObservation(

@@ -7,14 +7,19 @@ socket here with a function that re-checks the token before every incoming messa
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import time
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Final
 
 from aiohttp import WSMsgType, hdrs, web
 
 from ..const import CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION
 from .engine import ProactiveEngine
+from .protocol import error_frame
 
 LOGGER = logging.getLogger(__name__)
 
@@ -25,6 +30,108 @@ HEARTBEAT_SECONDS: Final = 30.0
 # Query keys that look like a credential: both hosts refuse such an upgrade, even next to a
 # valid header, so a token never travels (and is never logged) as part of a URL.
 _URL_CREDENTIAL_MARKERS: Final = ("token", "auth", "bearer", "password", "key")
+# The error code of a frame refused for exceeding the socket's frame rate (retryable).
+ERROR_RATE_LIMITED: Final = "rate_limited"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SocketLimits:
+    """How many sockets a host accepts and how fast one socket may send (README "Limits").
+
+    A socket may send ``frames_per_second`` frames on average, in bursts of ``burst``; each
+    frame beyond that is answered with a retryable ``rate_limited`` error and not processed.
+    More than ``abuse_frames`` refused frames within ``abuse_window_seconds`` close the socket
+    with 1008. ``total`` None leaves the total to the host (Home Assistant's own HTTP server).
+    """
+
+    per_address: int = 32
+    total: int | None = 256
+    frames_per_second: float = 50.0
+    burst: int = 200
+    abuse_frames: int = 250
+    abuse_window_seconds: float = 10.0
+
+    @classmethod
+    def for_rate(
+        cls, frames_per_second: float, *, per_address: int, total: int | None
+    ) -> SocketLimits:
+        """Limits whose burst (4 s) and abuse threshold (5 s of excess) follow the rate."""
+        return cls(
+            per_address=per_address,
+            total=total,
+            frames_per_second=frames_per_second,
+            burst=max(1, round(4 * frames_per_second)),
+            abuse_frames=max(10, round(5 * frames_per_second)),
+        )
+
+
+DEFAULT_SOCKET_LIMITS: Final = SocketLimits()
+
+
+class SocketGate:
+    """Counts a host's open sockets, per client address and in total."""
+
+    def __init__(self, limits: SocketLimits) -> None:
+        """Start with no socket open."""
+        self.limits = limits
+        self._by_address: Counter[str] = Counter()
+        self.total = 0
+
+    def admit(self, address: str | None) -> str | None:
+        """Count one more socket and return None, or return why it is refused (not counted)."""
+        key = address or "unknown"
+        if self._by_address[key] >= self.limits.per_address:
+            return f"at most {self.limits.per_address} sockets per client address"
+        if self.limits.total is not None and self.total >= self.limits.total:
+            return f"at most {self.limits.total} sockets in total"
+        self._by_address[key] += 1
+        self.total += 1
+        return None
+
+    def release(self, address: str | None) -> None:
+        """Forget one socket admitted for ``address``."""
+        key = address or "unknown"
+        self._by_address[key] -= 1
+        if self._by_address[key] <= 0:
+            del self._by_address[key]
+        self.total -= 1
+
+    def open_for(self, address: str | None) -> int:
+        """How many sockets ``address`` has open."""
+        return self._by_address.get(address or "unknown", 0)
+
+
+class FrameRate:
+    """A token bucket over one socket's incoming frames, plus the refusals that mean abuse."""
+
+    def __init__(self, limits: SocketLimits, clock: Callable[[], float] = time.monotonic) -> None:
+        """A full bucket."""
+        self.limits = limits
+        self._clock = clock
+        self._tokens = float(limits.burst)
+        self._at = clock()
+        self._refused: deque[float] = deque()
+
+    def allow(self) -> bool:
+        """Whether the next frame may be processed (a refusal is remembered)."""
+        now = self._clock()
+        self._tokens = min(
+            float(self.limits.burst),
+            self._tokens + (now - self._at) * self.limits.frames_per_second,
+        )
+        self._at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        self._refused.append(now)
+        while self._refused and self._refused[0] < now - self.limits.abuse_window_seconds:
+            self._refused.popleft()
+        return False
+
+    @property
+    def abusive(self) -> bool:
+        """Whether too many frames were refused lately (the socket is to be closed)."""
+        return len(self._refused) > self.limits.abuse_frames
 
 
 def bearer_token(request: web.BaseRequest) -> str | None:
@@ -52,8 +159,15 @@ async def run_socket(
     client_id: str,
     session_id: str,
     authorize: Callable[[], Awaitable[bool]],
+    *,
+    limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
 ) -> None:
-    """Serve one prepared socket until it closes; closes with 1008 when auth lapses."""
+    """Serve one prepared socket until it closes; closes with 1008 when auth lapses.
+
+    Frames beyond ``limits``' rate get a ``rate_limited`` error and are not processed; a
+    socket that keeps sending too fast is closed with 1008.
+    """
+    rate = FrameRate(limits)
     shutdown_done = asyncio.Event()
     shutting_down = False
 
@@ -71,6 +185,23 @@ async def run_socket(
     )
     try:
         async for message in ws:
+            if message.type in (WSMsgType.TEXT, WSMsgType.BINARY) and not rate.allow():
+                if rate.abusive:
+                    await ws.close(code=CLOSE_POLICY_VIOLATION, message=b"too many frames")
+                    _stop_heartbeat(ws)
+                    break
+                await connection.send(
+                    error_frame(
+                        ERROR_RATE_LIMITED,
+                        f"more than {limits.frames_per_second:g} frames per second: this frame "
+                        "was not processed; send it again shortly",
+                        event_id=_event_id(message.data)
+                        if message.type == WSMsgType.TEXT
+                        else None,
+                        retryable=True,
+                    )
+                )
+                continue
             if message.type in (WSMsgType.TEXT, WSMsgType.BINARY) and not await authorize():
                 await ws.close(code=CLOSE_POLICY_VIOLATION, message=b"token expired or revoked")
                 _stop_heartbeat(ws)
@@ -88,6 +219,20 @@ async def run_socket(
         if shutting_down:
             # Returning before the close handshake ends would drop the connection (1006).
             await shutdown_done.wait()
+
+
+def _event_id(raw: str) -> str | None:
+    """The ``event_id`` of a small refused frame, so the client knows what to resend."""
+    if len(raw) > 4096:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    event_id = data.get("event_id") if isinstance(data, dict) else None
+    if isinstance(event_id, str) and len(event_id) <= 128 and event_id.isprintable():
+        return event_id
+    return None
 
 
 def _stop_heartbeat(ws: web.WebSocketResponse) -> None:

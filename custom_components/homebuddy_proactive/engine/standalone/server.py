@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import sys
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,7 +29,7 @@ from aiohttp import web
 from ..config import ConfigError
 from ..llm import ModelUnavailableError, OllamaModel
 from ..proactive.engine import ProactiveEngine
-from ..proactive.transport import new_socket, run_socket
+from ..proactive.transport import SocketGate, SocketLimits, new_socket, run_socket
 from ..storage import ProactiveStore, StoreError
 from ..text import warm_up
 from . import memories
@@ -78,6 +80,13 @@ class StandaloneApi:
         self.purge_interval = purge_interval
         self._runtime: StandaloneRuntime | None = None
         self._openapi = openapi_document(package_version())
+        self.sockets = SocketGate(
+            SocketLimits.for_rate(
+                settings.max_frames_per_second,
+                per_address=settings.max_sockets_per_address,
+                total=settings.max_sockets,
+            )
+        )
 
     @property
     def runtime(self) -> StandaloneRuntime:
@@ -205,12 +214,30 @@ class StandaloneApi:
         if not ws.can_prepare(request).ok:
             raise RequestError(HTTPStatus.BAD_REQUEST, "expected a WebSocket upgrade request")
         runtime = self.runtime
+        refused = self.sockets.admit(request.remote)
+        if refused is not None:
+            per_address = self.sockets.open_for(request.remote) >= self.sockets.limits.per_address
+            raise RequestError(
+                HTTPStatus.TOO_MANY_REQUESTS if per_address else HTTPStatus.SERVICE_UNAVAILABLE,
+                f"too many open sockets ({refused}); close one or try again later",
+                headers={"Retry-After": "5"},
+            )
 
         async def still_authorized() -> bool:
             return await runtime.tokens.is_valid(token)
 
-        await ws.prepare(request)
-        await run_socket(ws, runtime.engine, client_id, session_id, still_authorized)
+        try:
+            await ws.prepare(request)
+            await run_socket(
+                ws,
+                runtime.engine,
+                client_id,
+                session_id,
+                still_authorized,
+                limits=self.sockets.limits,
+            )
+        finally:
+            self.sockets.release(request.remote)
         return ws
 
     async def add_memory(self, request: web.Request) -> web.Response:
@@ -244,6 +271,64 @@ class StandaloneApi:
 
 
 API_KEY: Final = web.AppKey("homebuddy_api", StandaloneApi)
+
+
+class RepeatedErrorFilter(logging.Filter):
+    """Let one kind of resource error through at most once per interval.
+
+    When file descriptors run out, asyncio reports every failed ``accept()`` through the
+    loop's exception handler (the ``asyncio`` logger), each with a traceback; unfiltered that
+    wrote hundreds of thousands of identical tracebacks a minute (each failed accept round
+    also schedules one retry per backlog slot). Records about ``accept()`` or its retry
+    (``_start_serving``) or carrying an out-of-resources ``OSError`` are collapsed per first
+    line and error: the first passes, the rest are counted, and the next one that passes says
+    how many were held back; an out-of-resources error is written as one line, without its
+    traceback.
+    Everything else passes untouched.
+    """
+
+    RESOURCE_ERRNOS: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        """Collapse repeats within ``interval`` seconds."""
+        super().__init__()
+        self.interval = interval
+        self._clock = clock
+        self._last: dict[tuple[str, str], float] = {}
+        self._held: dict[tuple[str, str], int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether the record is logged (repeats within the interval are not)."""
+        error = record.exc_info[1] if record.exc_info else None
+        first_line = str(record.msg).partition("\n")[0]
+        resource = isinstance(error, OSError) and error.errno in self.RESOURCE_ERRNOS
+        if not resource and "accept" not in first_line and "_start_serving" not in first_line:
+            return True
+        key = (first_line[:200], type(error).__name__ if error else "")
+        now = self._clock()
+        last = self._last.get(key)
+        if last is not None and now - last < self.interval:
+            self._held[key] = self._held.get(key, 0) + 1
+            return False
+        self._last[key] = now
+        if resource:
+            # The error says it all; its traceback (asyncio's accept loop) says nothing more.
+            detail = f"{type(error).__name__}: {error}"
+            record.msg = f"{record.msg}\n{detail.replace('%', '%%') if record.args else detail}"
+            record.exc_info = None
+            record.exc_text = None
+        held = self._held.pop(key, 0)
+        if held and last is not None:
+            record.msg = f"{record.msg}\n({held} more like this in the last {now - last:.0f} s)"
+        return True
+
+
+def install_accept_error_filter(interval: float) -> RepeatedErrorFilter:
+    """Collapse repeated accept() errors of asyncio's (and aiohttp's server) loggers."""
+    collapse = RepeatedErrorFilter(interval)
+    for name in ("asyncio", "aiohttp.server"):
+        logging.getLogger(name).addFilter(collapse)
+    return collapse
 
 
 def create_app(
@@ -363,6 +448,7 @@ def main(environ: Mapping[str, str] | None = None) -> int:
         print(f"homebuddy-proactive: configuration error: {err}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    install_accept_error_filter(settings.accept_error_log_interval_seconds)
     if not settings.auth_configured:
         LOGGER.warning(
             "AUTH_USERNAME or AUTH_PASSWORD is empty: sign-in is disabled and /ready reports 503"

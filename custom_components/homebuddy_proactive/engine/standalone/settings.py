@@ -34,6 +34,12 @@ DEFAULT_HEADER_TIMEOUT_SECONDS: Final = 20
 DEFAULT_BODY_TIMEOUT_SECONDS: Final = 20
 DEFAULT_KEEPALIVE_TIMEOUT_SECONDS: Final = 30
 MAX_HTTP_TIMEOUT_SECONDS: Final = 600
+# Limits (README "Limits"): sockets per client address and in total, frames per second per
+# socket, and how often one kind of accept() error may reach the log.
+DEFAULT_MAX_SOCKETS_PER_ADDRESS: Final = 32
+DEFAULT_MAX_SOCKETS: Final = 256
+DEFAULT_MAX_FRAMES_PER_SECOND: Final = 50
+DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS: Final = 60
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,6 +57,10 @@ class ServerSettings:
     header_timeout_seconds: int = DEFAULT_HEADER_TIMEOUT_SECONDS
     body_timeout_seconds: int = DEFAULT_BODY_TIMEOUT_SECONDS
     keepalive_timeout_seconds: int = DEFAULT_KEEPALIVE_TIMEOUT_SECONDS
+    max_sockets_per_address: int = DEFAULT_MAX_SOCKETS_PER_ADDRESS
+    max_sockets: int = DEFAULT_MAX_SOCKETS
+    max_frames_per_second: int = DEFAULT_MAX_FRAMES_PER_SECOND
+    accept_error_log_interval_seconds: int = DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS
 
     @property
     def auth_configured(self) -> bool:
@@ -141,6 +151,20 @@ class ServerSettings:
                 DEFAULT_KEEPALIVE_TIMEOUT_SECONDS,
                 1,
                 MAX_HTTP_TIMEOUT_SECONDS,
+            ),
+            max_sockets_per_address=_whole_number(
+                environ, "MAX_SOCKETS_PER_ADDRESS", DEFAULT_MAX_SOCKETS_PER_ADDRESS, 1, 10_000
+            ),
+            max_sockets=_whole_number(environ, "MAX_SOCKETS", DEFAULT_MAX_SOCKETS, 1, 100_000),
+            max_frames_per_second=_whole_number(
+                environ, "MAX_FRAMES_PER_SECOND", DEFAULT_MAX_FRAMES_PER_SECOND, 1, 10_000
+            ),
+            accept_error_log_interval_seconds=_whole_number(
+                environ,
+                "ACCEPT_ERROR_LOG_INTERVAL_SECONDS",
+                DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS,
+                1,
+                86_400,
             ),
         )
 
