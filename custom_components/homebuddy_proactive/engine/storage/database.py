@@ -244,16 +244,13 @@ class ProactiveStore(
     async def writable(self) -> str | None:
         """None when the file takes a write, else why not (for readiness checks).
 
-        The probe starts a write inside a savepoint and rolls it back, so nothing is written
-        and a transaction another call left open is not disturbed.
+        The probe writes the schema version back unchanged: one statement, so it never
+        interleaves with another call's transaction, yet a real write of the file's header
+        (a read-only file or folder, a full disk or ``query_only`` make it fail).
         """
         try:
-            await self._db.execute("SAVEPOINT homebuddy_write_probe")
-            try:
-                await self._db.execute("DELETE FROM auth_sessions WHERE 0")
-            finally:
-                await self._db.execute("ROLLBACK TO homebuddy_write_probe")
-                await self._db.execute("RELEASE homebuddy_write_probe")
+            version = await self.schema_version()
+            await self._db.execute(f"PRAGMA user_version = {version}")
         except (aiosqlite.Error, ValueError) as err:
             return str(err) or type(err).__name__
         return None
