@@ -38,6 +38,7 @@ from custom_components.homebuddy_proactive.engine.memory import (
 )
 from custom_components.homebuddy_proactive.engine.memory.search import search_text
 from custom_components.homebuddy_proactive.engine.storage import (
+    SCHEMA_VERSION,
     MemoryRecord,
     ProactiveStore,
 )
@@ -1003,7 +1004,7 @@ async def test_a_v4_file_is_reindexed_under_the_one_fold(tmp_path: Path) -> None
     store = await ProactiveStore.open(path)
     engine = MemoryEngine(store, Clock())
     try:
-        assert await store.schema_version() == 5
+        assert await store.schema_version() == SCHEMA_VERSION
         found = await engine.retrieve("c1", "Where is Soren now?", 3)
         assert {r.content for r in found} == {
             "Søren spends l’été in Tromsø",
