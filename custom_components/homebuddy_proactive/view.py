@@ -74,6 +74,8 @@ class HomeBuddyWebSocketView(HomeAssistantView):
         engine = entries[0].runtime_data.engine
 
         async def still_authorized() -> bool:
+            # In memory (a JWT check against the auth store's loaded refresh tokens, no file
+            # or database access): a message never waits behind a stalled write.
             return hass.auth.async_validate_access_token(token) is not None
 
         if (refused := _SOCKETS.admit(request.remote)) is not None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from custom_components.homebuddy_proactive.engine.storage import (
@@ -32,6 +34,25 @@ def transcript(text: str, session_id: str = "s1", event_id: str = "e1") -> Trans
         language="en",
         timestamp=NOW,
     )
+
+
+async def insert_old_transcript(store: ProactiveStore, record: TranscriptRecord) -> None:
+    """Insert as a file before schema 6 could: no unique index, so no ON CONFLICT."""
+    await store.connection.execute(
+        "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
+        " timestamp, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            record.event_id,
+            record.client_id,
+            record.session_id,
+            record.text,
+            record.speaker,
+            record.language,
+            record.timestamp.isoformat(),
+            NOW.isoformat(),
+        ),
+    )
+    await store.connection.commit()
 
 
 async def test_new_file_is_created_in_wal_mode_at_current_schema(tmp_path: Path) -> None:
@@ -60,7 +81,7 @@ async def test_migrates_from_previous_version_keeping_rows(tmp_path: Path) -> No
     path = tmp_path / "old.db"
     old = await ProactiveStore.open(path, target_version=SCHEMA_VERSION - 1)
     assert await old.schema_version() == SCHEMA_VERSION - 1
-    await old.add_transcript(transcript("kept across the migration"), NOW)
+    await insert_old_transcript(old, transcript("kept across the migration"))
     await old.close()
 
     store = await ProactiveStore.open(path)
@@ -215,3 +236,149 @@ async def test_cards_since_a_moment_and_the_last_card(tmp_path: Path) -> None:
         assert last.created_at == NOW
     finally:
         await store.close()
+
+
+# -- replays (schema 6) ---------------------------------------------------------------------
+
+
+async def test_a_replayed_final_is_stored_once(tmp_path: Path) -> None:
+    """Same session, event id and text: stored once, the second insert says so."""
+    store = await ProactiveStore.open(tmp_path / "db.sqlite")
+    try:
+        assert await store.add_transcript(transcript("hello", event_id="e1"), NOW) is True
+        assert await store.add_transcript(transcript("hello", event_id="e1"), NOW) is False
+        # Another text, event id or session is another final.
+        assert await store.add_transcript(transcript("hello!", event_id="e1"), NOW) is True
+        assert await store.add_transcript(transcript("hello", event_id="e2"), NOW) is True
+        assert await store.add_transcript(transcript("hello", "s2", "e1"), NOW) is True
+        assert await store.count_transcripts() == 4
+    finally:
+        await store.close()
+
+
+async def test_a_replay_after_a_restart_is_recognised(tmp_path: Path) -> None:
+    """The store closed and the same file opened again: the replay is still not stored."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path)
+    await store.add_transcript(transcript("before the restart"), NOW)
+    await store.close()
+    store = await ProactiveStore.open(path)
+    try:
+        assert await store.add_transcript(transcript("before the restart"), NOW) is False
+        assert await store.count_transcripts() == 1
+    finally:
+        await store.close()
+
+
+async def test_migration_6_removes_exact_duplicates_and_keeps_the_rest(tmp_path: Path) -> None:
+    """A schema-5 file holding replays keeps the first copy of each and every other row."""
+    path = tmp_path / "old.db"
+    old = await ProactiveStore.open(path, target_version=5)
+    for record in (
+        transcript("twice", event_id="e1"),
+        transcript("other text", event_id="e1"),
+        transcript("twice", event_id="e1"),
+        transcript("twice", "s2", "e1"),
+        transcript("three times", event_id="e2"),
+        transcript("three times", event_id="e2"),
+        transcript("three times", event_id="e2"),
+    ):
+        await insert_old_transcript(old, record)
+    await old.add_memory(client_id="c1", kind="fact", content="a kept memory", created_at=NOW)
+    await old.add_auth_session("hash", "user", NOW, NOW + timedelta(days=1))
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        async with store.connection.execute(
+            "SELECT id, session_id, event_id, text FROM transcripts ORDER BY id"
+        ) as cursor:
+            rows = [tuple(row) for row in await cursor.fetchall()]
+        # The first copy (lowest id) of each final stays.
+        assert rows == [
+            (1, "s1", "e1", "twice"),
+            (2, "s1", "e1", "other text"),
+            (4, "s2", "e1", "twice"),
+            (5, "s1", "e2", "three times"),
+        ]
+        counts = await store.counts()
+        assert counts["memories"] == 1
+        assert counts["auth_sessions"] == 1
+        assert await store.add_transcript(transcript("twice", event_id="e1"), NOW) is False
+    finally:
+        await store.close()
+
+
+# -- WAL checkpoints and writability ---------------------------------------------------------
+
+
+def wal_size(path: Path) -> int:
+    """Size of the database's -wal file (0 when absent)."""
+    wal = path.with_name(f"{path.name}-wal")
+    return wal.stat().st_size if wal.exists() else 0
+
+
+async def test_no_checkpoint_inside_a_commit_and_an_explicit_one_truncates(
+    tmp_path: Path,
+) -> None:
+    """wal_autocheckpoint is off (no commit pays for a checkpoint); checkpoint() truncates."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    try:
+        async with store.connection.execute("PRAGMA wal_autocheckpoint") as cursor:
+            assert (await cursor.fetchone()) == (0,)
+        async with store.connection.execute("PRAGMA journal_size_limit") as cursor:
+            assert (await cursor.fetchone()) == (1024 * 1024,)
+        async with store.connection.execute("PRAGMA synchronous") as cursor:
+            assert (await cursor.fetchone()) == (1,)  # NORMAL: see storage/database.py
+        for index in range(300):
+            await store.add_transcript(transcript(f"line {index}", event_id=f"e{index}"), NOW)
+        assert wal_size(path) > 1024 * 1024  # past SQLite's own 1000-page autocheckpoint
+        assert await store.checkpoint() is True
+        assert wal_size(path) == 0
+        assert await store.count_transcripts() == 300
+    finally:
+        await store.close()
+
+
+async def test_background_checkpoint_truncates_the_wal(tmp_path: Path) -> None:
+    """After many writes the store's own task truncates the WAL to (nearly) nothing."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=0.05)
+    try:
+        for index in range(300):
+            await store.add_transcript(transcript(f"line {index}", event_id=f"e{index}"), NOW)
+        for _ in range(200):
+            if wal_size(path) <= 64 * 1024:
+                break
+            await asyncio.sleep(0.05)
+        assert wal_size(path) <= 64 * 1024
+    finally:
+        await store.close()
+    assert store._checkpoint_task is None
+
+
+async def test_writable_reports_a_read_only_file(tmp_path: Path) -> None:
+    """A file opened read-only (mode=ro) or set query_only takes no write: writable() says why.
+
+    Tests may run as root, where chmod does not stop writes, so the read-only file is
+    simulated with SQLite's own read-only open mode.
+    """
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path)
+    try:
+        assert await store.writable() is None
+        await store.add_transcript(transcript("kept"), NOW)
+        await store.connection.execute("PRAGMA query_only=ON")
+        assert "readonly" in (await store.writable() or "")
+        await store.connection.execute("PRAGMA query_only=OFF")
+        assert await store.writable() is None
+        assert await store.count_transcripts() == 1  # the probe wrote nothing
+    finally:
+        await store.close()
+    db = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        assert "readonly" in (await ProactiveStore(db, path).writable() or "")
+    finally:
+        await db.close()

@@ -240,6 +240,8 @@ async def test_storage_faults_answer_503(
     )
     assert response.status == 503
     assert (await response.json())["error"] == "storage_unavailable"
+    # The token check needs no database; the memory write meets a real refusing database.
+    await runtime.store.connection.execute("PRAGMA query_only=ON")
     response = await client.post(
         "/v1/memories",
         json={"client_id": "c", "kind": "fact", "content": "x"},

@@ -7,17 +7,22 @@ tests run the same application factory in process, behind a real aiohttp test se
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from custom_components.homebuddy_proactive.engine.standalone.auth import SigninRateLimiter
+from custom_components.homebuddy_proactive.engine.standalone.auth import (
+    SigninRateLimiter,
+    token_hash,
+)
 from custom_components.homebuddy_proactive.engine.standalone.server import API_KEY, create_app
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.fake_ollama import FakeOllama
@@ -151,3 +156,105 @@ async def test_signin_limiter_memory_is_bounded() -> None:
     assert len(limiter) == 100
     assert limiter.retry_after("10.0.3.231") is not None  # the newest (index 999) is kept
     assert limiter.retry_after("10.0.0.0") is None
+
+
+# -- replays, a stalled write, a read-only database ------------------------------------------
+
+
+async def next_frame(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
+    """The next frame of a type (others, such as cards, are skipped)."""
+    async with asyncio.timeout(10):
+        while True:
+            message = await ws.receive()
+            assert message.type == aiohttp.WSMsgType.TEXT, message
+            frame: dict[str, Any] = message.json()
+            if frame["type"] == kind:
+                return frame
+
+
+async def send_final(ws: aiohttp.ClientWebSocketResponse, event_id: str, text: str) -> str:
+    """Send a final and return its ack's reason."""
+    await ws.send_json({"type": "transcript", "event_id": event_id, "text": text})
+    ack = await next_frame(ws, "ack")
+    assert ack["event_id"] == event_id
+    return str(ack["reason"])
+
+
+async def test_replays_are_recognised_after_newer_finals_and_a_reconnect(client: Client) -> None:
+    """A final replayed after ten newer ones, or on a new socket, is acked duplicate, once."""
+    token = await sign_in(client)
+    first = "We had tea with Anna at the bakery on the corner."
+    url = "/v1/ws?client_id=c&session_id=replays"
+    async with client.ws_connect(url, headers=bearer(token)) as ws:
+        await next_frame(ws, "ready")
+        assert await send_final(ws, "e1", first) != "duplicate"
+        for index in range(2, 12):
+            text = f"The garden needs water on day {index}."
+            assert await send_final(ws, f"e{index}", text) != "duplicate"
+        assert await send_final(ws, "e1", first) == "duplicate"
+    async with client.ws_connect(url, headers=bearer(token)) as ws:
+        await next_frame(ws, "ready")
+        assert await send_final(ws, "e1", first) == "duplicate"
+        assert await send_final(ws, "e5", "The garden needs water on day 5.") == "duplicate"
+    store = client.app[API_KEY].runtime.store
+    assert await store.count_transcripts("replays") == 11
+
+
+async def test_token_checks_do_not_wait_behind_a_blocked_write(client: Client) -> None:
+    """Another connection holds SQLite's write lock: one socket's final waits for it, while a
+    second socket's token check and ping answer at once, and a revocation closes it (1008).
+    """
+    token_a, token_b = await sign_in(client), await sign_in(client)
+    runtime = client.app[API_KEY].runtime
+    async with (
+        client.ws_connect("/v1/ws?client_id=a&session_id=a", headers=bearer(token_a)) as ws_a,
+        client.ws_connect("/v1/ws?client_id=b&session_id=b", headers=bearer(token_b)) as ws_b,
+    ):
+        await next_frame(ws_a, "ready")
+        await next_frame(ws_b, "ready")
+        blocker = sqlite3.connect(runtime.store.path, isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")  # real SQLite: our commits now wait (busy)
+            await ws_a.send_json({"type": "transcript", "event_id": "a1", "text": "Held."})
+            await asyncio.sleep(0.2)  # the insert is now waiting in the database thread
+            started = asyncio.get_running_loop().time()
+            await ws_b.send_json({"type": "ping"})
+            assert await asyncio.wait_for(next_frame(ws_b, "pong"), 1) == {"type": "pong"}
+            # Revocation takes effect in memory before its own (blocked) delete commits.
+            revoke = asyncio.create_task(runtime.tokens.revoke(token_b))
+            await asyncio.sleep(0)
+            await ws_b.send_json({"type": "ping"})
+            message = await asyncio.wait_for(ws_b.receive(), 1)
+            assert message.type == aiohttp.WSMsgType.CLOSE
+            assert ws_b.close_code == 1008
+            assert asyncio.get_running_loop().time() - started < 1.5
+            assert not ws_a.closed
+        finally:
+            blocker.rollback()
+            blocker.close()
+        ack = await next_frame(ws_a, "ack")
+        assert ack["event_id"] == "a1"
+        assert await revoke is True
+    assert await runtime.store.auth_session_expiry(token_hash(token_b)) is None
+
+
+async def test_ready_reports_a_database_that_takes_no_write(client: Client) -> None:
+    """``/ready`` answers 503 with a JSON reason while the database is read-only.
+
+    Tests may run as root (chmod would not stop root), so the read-only file is simulated
+    with SQLite's ``PRAGMA query_only`` on the server's own connection.
+    """
+    first = await client.get("/ready")
+    assert first.status == 200, await first.text()
+    connection = client.app[API_KEY].runtime.store.connection
+    await connection.execute("PRAGMA query_only=ON")
+    try:
+        response = await client.get("/ready")
+        assert response.status == 503
+        body = await response.json()
+        assert body["status"] == "not_ready"
+        assert "database cannot be written" in body["reason"]
+        assert "readonly" in body["reason"]
+    finally:
+        await connection.execute("PRAGMA query_only=OFF")
+    assert (await client.get("/ready")).status == 200

@@ -221,7 +221,11 @@ class Connection:
             timestamp=event.timestamp,
         )
         # Stored before any filtering: the transcript is durable before it is acknowledged.
-        await engine.store.add_transcript(record, now)
+        if not await engine.store.add_transcript(record, now):
+            # A replay the buffer no longer holds (older, or sent before a reconnect or a
+            # restart): the database already has it, so it is handled once.
+            await self._ack(event.event_id, triggered=False, reason="duplicate")
+            return
         engine.stats.finals += 1
         utterance = Utterance(
             event_id=event.event_id,

@@ -67,7 +67,13 @@ class IssuedToken:
 
 
 class AccessTokens:
-    """Issues, checks and revokes bearer tokens; only their SHA-256 hashes are stored."""
+    """Issues, checks and revokes bearer tokens; only their SHA-256 hashes are stored.
+
+    The hashes of the live tokens are also kept in memory (loaded by :meth:`load` at
+    start-up, changed with every issue, revocation and purge, and this process is the file's
+    only writer), so :meth:`is_valid`, run on every request and every WebSocket message,
+    needs no database round trip: it never waits behind a write stalled on a slow disk.
+    """
 
     def __init__(
         self, store: ProactiveStore, clock: Callable[[], datetime], ttl_seconds: int
@@ -76,27 +82,39 @@ class AccessTokens:
         self.store = store
         self.clock = clock
         self.ttl_seconds = ttl_seconds
+        self._expiry: dict[str, datetime] = {}
+
+    async def load(self) -> None:
+        """Read the live tokens' hashes and expiries from the store (once, at start-up)."""
+        self._expiry = dict(await self.store.active_auth_sessions(self.clock()))
 
     async def issue(self, username: str) -> IssuedToken:
         """Create a token and store its hash."""
         token = secrets.token_urlsafe(32)
         now = self.clock()
         expires_at = (now + timedelta(seconds=self.ttl_seconds)).replace(microsecond=0)
-        await self.store.add_auth_session(token_hash(token), username, now, expires_at)
+        hashed = token_hash(token)
+        await self.store.add_auth_session(hashed, username, now, expires_at)
+        self._expiry[hashed] = expires_at
         return IssuedToken(access_token=token, expires_in=self.ttl_seconds, expires_at=expires_at)
 
-    async def is_valid(self, token: str) -> bool:
-        """Whether the token is known, not revoked and not expired."""
-        expires_at = await self.store.auth_session_expiry(token_hash(token))
+    def is_valid(self, token: str) -> bool:
+        """Whether the token is known, not revoked and not expired (from memory)."""
+        expires_at = self._expiry.get(token_hash(token))
         return expires_at is not None and self.clock() < expires_at
 
     async def revoke(self, token: str) -> bool:
-        """Delete the token's hash; False when it was unknown."""
-        return await self.store.delete_auth_session(token_hash(token))
+        """Revoke the token (at once, in memory) and delete its hash; False when unknown."""
+        hashed = token_hash(token)
+        known = self._expiry.pop(hashed, None) is not None
+        return await self.store.delete_auth_session(hashed) or known
 
     async def purge_expired(self) -> int:
         """Delete the hashes of expired tokens; return how many went."""
-        return await self.store.delete_expired_auth_sessions(self.clock())
+        now = self.clock()
+        for hashed in [h for h, expires_at in self._expiry.items() if expires_at <= now]:
+            del self._expiry[hashed]
+        return await self.store.delete_expired_auth_sessions(now)
 
 
 class SigninRateLimiter:
@@ -177,7 +195,7 @@ async def authenticate(request: web.Request, settings: ServerSettings, tokens: A
             headers={hdrs.WWW_AUTHENTICATE: "Bearer"},
         )
     # Header bytes that are not UTF-8 arrive as lone surrogates: no token of ours looks so.
-    if not is_valid_unicode(token) or not await tokens.is_valid(token):
+    if not is_valid_unicode(token) or not tokens.is_valid(token):
         raise RequestError(
             HTTPStatus.UNAUTHORIZED,
             "the access token is invalid, expired or revoked; sign in again",

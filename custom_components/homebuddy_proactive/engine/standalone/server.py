@@ -107,6 +107,7 @@ class StandaloneApi:
         await asyncio.to_thread(warm_up)  # the language model loads off the loop
         engine = ProactiveEngine(config, store, model, clock=self.clock)
         tokens = AccessTokens(store, self.clock, self.settings.auth_token_ttl_seconds)
+        await tokens.load()
         self._runtime = StandaloneRuntime(store=store, model=model, engine=engine, tokens=tokens)
         purge = asyncio.create_task(self._purge_expired_tokens(), name="homebuddy token purge")
         maintenance = asyncio.create_task(
@@ -172,11 +173,15 @@ class StandaloneApi:
         return web.json_response({"status": "ok"})
 
     async def ready(self, request: web.Request) -> web.Response:
-        """``GET /ready``: authentication is configured and Ollama has the model."""
+        """``GET /ready``: authentication is configured, the database takes writes and Ollama
+        has the model.
+        """
         model_name = self.settings.engine.ollama_model
         reason: str | None = None
         if not self.settings.auth_configured:
             reason = "authentication is not configured (AUTH_USERNAME, AUTH_PASSWORD)"
+        elif (storage := await self._storage_problem()) is not None:
+            reason = f"the database cannot be written: {storage}"
         else:
             try:
                 async with asyncio.timeout(READY_TIMEOUT_SECONDS):
@@ -194,6 +199,14 @@ class StandaloneApi:
                 status=HTTPStatus.SERVICE_UNAVAILABLE,
             )
         return web.json_response({"status": "ready", "model": model_name})
+
+    async def _storage_problem(self) -> str | None:
+        """Why the database takes no write (a read-only file or folder, a stalled disk)."""
+        try:
+            async with asyncio.timeout(READY_TIMEOUT_SECONDS):
+                return await self.runtime.store.writable()
+        except TimeoutError:
+            return "a write probe timed out"
 
     async def signin(self, request: web.Request) -> web.Response:
         """``POST /v1/auth/signin``: exchange the configured credentials for a token."""
@@ -224,7 +237,8 @@ class StandaloneApi:
             )
 
         async def still_authorized() -> bool:
-            return await runtime.tokens.is_valid(token)
+            # In memory: a message never waits for the database to be checked.
+            return runtime.tokens.is_valid(token)
 
         try:
             await ws.prepare(request)

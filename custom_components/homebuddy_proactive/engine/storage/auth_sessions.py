@@ -31,6 +31,15 @@ class AuthSessionTable:
             row = await cursor.fetchone()
         return datetime.fromisoformat(row[0]) if row else None
 
+    async def active_auth_sessions(self, now: datetime) -> list[tuple[str, datetime]]:
+        """Return (token hash, expiry) of every token not expired at ``now``."""
+        async with self._db.execute(
+            "SELECT token_hash, expires_at FROM auth_sessions WHERE expires_at > ?",
+            (now.isoformat(),),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [(str(row[0]), datetime.fromisoformat(row[1])) for row in rows]
+
     async def delete_auth_session(self, token_hash: str) -> bool:
         """Revoke a token."""
         cursor = await self._db.execute(

@@ -2,7 +2,7 @@
 
 One row per closed episode (its session, summary, topics, significant moments and the cards
 that were missed), written when the episode closes and rewritten once when the model's
-summary arrives. Migration v6 (:data:`SESSION_SUMMARY_SCHEMA_V6`) creates it; it is
+summary arrives. Migration v7 (:data:`SESSION_SUMMARY_SCHEMA_V7`) creates it; it is
 self-contained and never changes once released.
 """
 
@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import aiosqlite
 
-SESSION_SUMMARY_SCHEMA_V6: Final[tuple[str, ...]] = (
+SESSION_SUMMARY_SCHEMA_V7: Final[tuple[str, ...]] = (
     """CREATE TABLE session_summaries (
         episode_id TEXT PRIMARY KEY,
         session_id TEXT NOT NULL,

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Final
 
 import aiosqlite
+
+# v6: a final is stored once per (session, event id, text), whoever replays it and whenever
+# (after a reconnect or a restart). Existing exact duplicates go first, the oldest row stays.
+TRANSCRIPT_SCHEMA_V6: Final = (
+    """DELETE FROM transcripts WHERE id NOT IN (
+        SELECT MIN(id) FROM transcripts GROUP BY session_id, event_id, text
+    )""",
+    "CREATE UNIQUE INDEX transcripts_replay ON transcripts (session_id, event_id, text)",
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,11 +36,16 @@ class TranscriptTable:
 
     _db: aiosqlite.Connection
 
-    async def add_transcript(self, record: TranscriptRecord, received_at: datetime) -> None:
-        """Store one final transcript."""
-        await self._db.execute(
+    async def add_transcript(self, record: TranscriptRecord, received_at: datetime) -> bool:
+        """Store one final transcript; return False when it was already there (a replay).
+
+        The same final is the same session, event id and text; the table's unique index
+        decides, whatever the time, socket or process since the first copy was stored.
+        """
+        cursor = await self._db.execute(
             "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
-            " timestamp, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " timestamp, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (session_id, event_id, text) DO NOTHING",
             (
                 record.event_id,
                 record.client_id,
@@ -43,6 +58,7 @@ class TranscriptTable:
             ),
         )
         await self._db.commit()
+        return cursor.rowcount > 0
 
     async def recent_transcripts(
         self, session_id: str, since: datetime, limit: int
