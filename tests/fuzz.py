@@ -13,6 +13,7 @@ import json
 import logging
 from typing import Any
 
+import aiohttp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -135,3 +136,17 @@ def tracebacks(records: list[logging.LogRecord]) -> list[str]:
         for record in records
         if record.exc_info or record.exc_text or "Traceback" in record.getMessage()
     ]
+
+
+async def exchange(ws: aiohttp.ClientWebSocketResponse, raw: str) -> list[dict[str, Any]]:
+    """Send a frame then a ping; every frame received up to the pong."""
+    await ws.send_str(raw)
+    await ws.send_str('{"type":"ping"}')
+    received: list[dict[str, Any]] = []
+    while True:
+        message = await ws.receive(timeout=5)
+        assert message.type == aiohttp.WSMsgType.TEXT, (raw[:200], message)
+        frame = json.loads(message.data)
+        if frame == {"type": "pong"}:
+            return received
+        received.append(frame)

@@ -6,11 +6,8 @@ never a traceback in the log.
 
 from __future__ import annotations
 
-import json
 import logging
-from typing import Any
 
-import aiohttp
 import pytest
 from homeassistant.core import HomeAssistant
 from pytest_homeassistant_custom_component.common import MockConfigEntry
@@ -24,20 +21,6 @@ FRAME_EXAMPLES = 60
 QUERY_EXAMPLES = 20
 
 
-async def exchange(ws: aiohttp.ClientWebSocketResponse, raw: str) -> list[dict[str, Any]]:
-    """Send a frame then a ping; every frame received up to the pong."""
-    await ws.send_str(raw)
-    await ws.send_str('{"type":"ping"}')
-    received: list[dict[str, Any]] = []
-    while True:
-        message = await ws.receive(timeout=5)
-        assert message.type == aiohttp.WSMsgType.TEXT, (raw[:200], message)
-        frame = json.loads(message.data)
-        if frame == {"type": "pong"}:
-            return received
-        received.append(frame)
-
-
 async def test_fuzzed_frames_never_close_the_view_socket(
     connect: Connect,  # noqa: F811 - the fixture imported above
     caplog: pytest.LogCaptureFixture,
@@ -46,7 +29,7 @@ async def test_fuzzed_frames_never_close_the_view_socket(
     caplog.set_level(logging.INFO)
     ws = await connect(client_id="fuzz", session_id="fuzz-1")
     for raw in fuzz.examples(fuzz.RAW_FRAMES, FRAME_EXAMPLES):
-        for frame in await exchange(ws, raw):
+        for frame in await fuzz.exchange(ws, raw):
             assert frame["type"] != "error" or frame["code"] in (
                 "invalid_message",
                 "unsupported_type",

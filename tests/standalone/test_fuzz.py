@@ -60,20 +60,6 @@ async def sign_in(client: Client) -> str:
     return str((await response.json())["access_token"])
 
 
-async def exchange(ws: aiohttp.ClientWebSocketResponse, raw: str) -> list[dict[str, Any]]:
-    """Send a frame then a ping; every frame received up to the pong."""
-    await ws.send_str(raw)
-    await ws.send_str('{"type":"ping"}')
-    received: list[dict[str, Any]] = []
-    while True:
-        message = await ws.receive(timeout=5)
-        assert message.type == aiohttp.WSMsgType.TEXT, (raw[:200], message)
-        frame = json.loads(message.data)
-        if frame == {"type": "pong"}:
-            return received
-        received.append(frame)
-
-
 async def test_fuzzed_frames_never_close_the_socket(
     client: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -85,7 +71,7 @@ async def test_fuzzed_frames_never_close_the_socket(
     frames = fuzz.examples(fuzz.RAW_FRAMES, FRAME_EXAMPLES)
     assert len(frames) >= FRAME_EXAMPLES // 2
     for raw in frames:
-        for frame in await exchange(ws, raw):
+        for frame in await fuzz.exchange(ws, raw):
             assert frame["type"] != "error" or frame["code"] in (
                 "invalid_message",
                 "unsupported_type",
@@ -121,7 +107,7 @@ async def test_poison_frames_are_invalid_messages(
     ws = await client.ws_connect("/v1/ws?client_id=p&session_id=p-1", headers=bearer(token))
     await ws.receive_json(timeout=5)
     for _ in range(2):  # the client resends it after reconnecting: still no crash
-        (error,) = await exchange(ws, json.dumps(frame))
+        (error,) = await fuzz.exchange(ws, json.dumps(frame))
         assert error["type"] == "error"
         assert error["code"] == "invalid_message"
         assert field in error["message"]

@@ -418,17 +418,21 @@ class Connection:
                     LOGGER.error("Evaluating a final failed: %r", failure, exc_info=failure)
                     if job.answer_question:
                         # Whatever went wrong, a question never ends in silence.
-                        await self.send(
-                            error_frame(
-                                ERROR_LLM_UNAVAILABLE,
-                                "the answer could not be prepared; try again",
-                                event_id=job.utterance.event_id,
-                                retryable=True,
-                            )
-                        )
+                        await self._answer_unprepared(job)
                 self._final_current = None
                 if job.answer_question:
                     self._pending_questions.remove(job.utterance.text)
+
+    async def _answer_unprepared(self, job: _FinalJob) -> None:
+        """Tell the client its question got no answer this time (retryable)."""
+        await self.send(
+            error_frame(
+                ERROR_LLM_UNAVAILABLE,
+                "the answer could not be prepared; try again",
+                event_id=job.utterance.event_id,
+                retryable=True,
+            )
+        )
 
     async def _answer_or_evaluate(self, job: _FinalJob) -> None:
         try:
@@ -438,14 +442,7 @@ class Connection:
             # transcript), the lane keeps serving the next utterances.
             LOGGER.error("Evaluating a final failed: %r", err, exc_info=err)
             if job.answer_question:
-                await self.send(
-                    error_frame(
-                        ERROR_LLM_UNAVAILABLE,
-                        "the answer could not be prepared; try again",
-                        event_id=job.utterance.event_id,
-                        retryable=True,
-                    )
-                )
+                await self._answer_unprepared(job)
         except ModelError as err:
             if job.answer_question:
                 await self.send(
