@@ -238,6 +238,34 @@ async def test_token_checks_do_not_wait_behind_a_blocked_write(client: Client) -
     assert await runtime.store.auth_session_expiry(token_hash(token_b)) is None
 
 
+async def test_a_ping_is_answered_while_the_same_sockets_write_is_stalled(
+    client: Client,
+) -> None:
+    """The socket's own final waits on SQLite's write lock; its ping is answered within the
+    stall bound, and the final's ack follows (once) when the lock is released."""
+    token = await sign_in(client)
+    runtime = client.app[API_KEY].runtime
+    async with client.ws_connect(
+        "/v1/ws?client_id=a&session_id=stall", headers=bearer(token)
+    ) as ws:
+        await next_frame(ws, "ready")
+        blocker = sqlite3.connect(runtime.store.path, isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")  # real SQLite: our commits now wait (busy)
+            await ws.send_json({"type": "transcript", "event_id": "s1", "text": "Held here."})
+            await ws.send_json({"type": "ping"})
+            started = asyncio.get_running_loop().time()
+            frame = await asyncio.wait_for(ws.receive_json(), 2)
+            assert frame == {"type": "pong"}  # ahead of the stalled final's ack
+            assert asyncio.get_running_loop().time() - started < 2
+        finally:
+            blocker.rollback()
+            blocker.close()
+        ack = await asyncio.wait_for(next_frame(ws, "ack"), 10)
+        assert ack["event_id"] == "s1"
+    assert await runtime.store.count_transcripts("stall") == 1
+
+
 async def test_ready_reports_a_database_that_takes_no_write(client: Client) -> None:
     """``/ready`` answers 503 with a JSON reason while the database is read-only.
 

@@ -18,6 +18,7 @@ from typing import Final
 from aiohttp import WSMsgType, hdrs, web
 
 from ..const import CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION
+from .connection import Connection
 from .engine import ProactiveEngine
 from .protocol import error_frame
 
@@ -32,6 +33,11 @@ HEARTBEAT_SECONDS: Final = 30.0
 _URL_CREDENTIAL_MARKERS: Final = ("token", "auth", "bearer", "password", "key")
 # The error code of a frame refused for exceeding the socket's frame rate (retryable).
 ERROR_RATE_LIMITED: Final = "rate_limited"
+# A frame whose handling takes longer than this (a write waiting on a stalled disk) no longer
+# holds up the socket's pings: they are answered while it waits. Below it, frames and pongs
+# keep their order (a pong follows the acks of the frames sent before the ping).
+STALL_SECONDS: Final = 1.0
+_PING_MAX_BYTES: Final = 512
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,6 +189,7 @@ async def run_socket(
     connection = await engine.connect(
         client_id, session_id, ws.send_json, close_socket=close_for_shutdown
     )
+    turns = _FrameTurns(connection)
     try:
         async for message in ws:
             if message.type in (WSMsgType.TEXT, WSMsgType.BINARY) and not rate.allow():
@@ -207,18 +214,68 @@ async def run_socket(
                 _stop_heartbeat(ws)
                 break
             if message.type == WSMsgType.TEXT:
-                await connection.handle_text(message.data)
+                await turns.handle(message.data)
             elif message.type == WSMsgType.BINARY:
+                await turns.settle()
                 await connection.handle_binary()
             elif message.type == WSMsgType.ERROR:
                 LOGGER.debug("Socket error: %s", type(ws.exception()).__name__)
                 break
     finally:
+        await turns.settle()
         _stop_heartbeat(ws)
         await connection.close()
         if shutting_down:
             # Returning before the close handshake ends would drop the connection (1006).
             await shutdown_done.wait()
+
+
+class _FrameTurns:
+    """A socket's frames, handled one after the other, in the order received.
+
+    While one frame's handling is stalled for :data:`STALL_SECONDS` (its database write waits
+    on a frozen disk, say), the socket keeps reading: pings are answered at once, and the next
+    other frame waits for the stalled one, so acknowledgements never change order.
+    """
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._stalled: asyncio.Task[None] | None = None
+
+    async def handle(self, raw: str) -> None:
+        """Handle one text frame in its turn."""
+        if self._stalled is not None:
+            if not self._stalled.done() and _is_ping(raw):
+                await self._connection.handle_text(raw)
+                return
+            await self.settle()
+        task = asyncio.create_task(self._connection.handle_text(raw))
+        try:
+            done, _pending = await asyncio.wait({task}, timeout=STALL_SECONDS)
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        if done:
+            task.result()  # an error in the frame's handling ends the socket, as before
+        else:
+            self._stalled = task
+
+    async def settle(self) -> None:
+        """Wait for a stalled frame to be handled."""
+        stalled, self._stalled = self._stalled, None
+        if stalled is not None:
+            await stalled
+
+
+def _is_ping(raw: str) -> bool:
+    """Whether a text frame is a small ``ping``."""
+    if len(raw) > _PING_MAX_BYTES or '"ping"' not in raw:
+        return False
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "ping"
 
 
 def _event_id(raw: str) -> str | None:
