@@ -29,7 +29,6 @@ from homeassistant.helpers.typing import StateType
 from homeassistant.util import dt as dt_util
 
 from .engine.proactive.engine import Insight
-from .engine.storage import InsightRecord
 from .entity import HomeBuddyStatusEntity
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 
@@ -124,24 +123,8 @@ async def _restore_tally(runtime: HomeBuddyRuntimeData) -> None:
     midnight = dt_util.start_of_local_day()
     ids = await runtime.store.insight_ids_since(midnight)
     record = await runtime.store.last_insight()
-    last = _insight(record) if record is not None else None
+    last = Insight.from_record(record) if record is not None else None
     runtime.tally.restore(midnight.date().isoformat(), ids, last)
-
-
-def _insight(record: InsightRecord) -> Insight:
-    return Insight(
-        insight_id=record.insight_id,
-        event_id=record.event_id,
-        source=record.source,
-        text=record.text,
-        intent=record.intent,
-        confidence=record.confidence,
-        created_at=record.created_at,
-        client_id=record.client_id,
-        session_id=record.session_id,
-        language=record.language or "",
-        memory_ids=record.memory_ids,
-    )
 
 
 class HomeBuddySensor(HomeBuddyStatusEntity, SensorEntity):

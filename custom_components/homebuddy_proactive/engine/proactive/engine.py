@@ -59,6 +59,39 @@ class Insight:
     language: str
     memory_ids: tuple[int, ...] = ()
 
+    @classmethod
+    def from_record(cls, record: InsightRecord) -> Insight:
+        """The card as it was stored (e.g. read back after a restart)."""
+        return cls(
+            insight_id=record.insight_id,
+            event_id=record.event_id,
+            source=record.source,
+            text=record.text,
+            intent=record.intent,
+            confidence=record.confidence,
+            created_at=record.created_at,
+            client_id=record.client_id,
+            session_id=record.session_id,
+            language=record.language or "",
+            memory_ids=record.memory_ids,
+        )
+
+    def record(self) -> InsightRecord:
+        """The row the store keeps of this card."""
+        return InsightRecord(
+            insight_id=self.insight_id,
+            client_id=self.client_id,
+            session_id=self.session_id,
+            event_id=self.event_id,
+            source=self.source,
+            text=self.text,
+            intent=self.intent,
+            confidence=self.confidence,
+            created_at=self.created_at,
+            language=self.language,
+            memory_ids=self.memory_ids,
+        )
+
     def frame(self) -> dict[str, Any]:
         """The wire ``insight`` frame."""
         return {
@@ -341,21 +374,7 @@ class ProactiveEngine:
                 trigger_text=trigger_text,
             )
         )
-        await self.store.add_insight(
-            InsightRecord(
-                insight_id=insight.insight_id,
-                client_id=insight.client_id,
-                session_id=insight.session_id,
-                event_id=event_id,
-                source=source,
-                text=text,
-                intent=intent,
-                confidence=confidence,
-                created_at=insight.created_at,
-                language=language,
-                memory_ids=memory_ids,
-            )
-        )
+        await self.store.add_insight(insight.record())
         self.stats.insights += 1
         await connection.send(insight.frame())
         for listener in list(self._insight_listeners):
