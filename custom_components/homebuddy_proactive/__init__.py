@@ -197,10 +197,12 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
 
     @callback
     def maintain_memories(now: datetime, *, only_if_due: bool = False) -> None:
-        entry.async_create_background_task(
-            hass,
-            engine.memory.scheduled_maintenance(now, only_if_due=only_if_due),
-            "homebuddy_proactive memory maintenance",
+        runtime.own(
+            entry.async_create_background_task(
+                hass,
+                engine.memory.scheduled_maintenance(now, only_if_due=only_if_due),
+                "homebuddy_proactive memory maintenance",
+            )
         )
 
     # Daily, and once now when the last run (kept in the database) is a day old.
@@ -218,8 +220,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         # Between conversations nothing else would notice Ollama going away or coming back.
         if probing:
             return  # the previous check has not finished (a slow server)
-        task = entry.async_create_background_task(
-            hass, probe_ollama(), "homebuddy_proactive Ollama health check"
+        task = runtime.own(
+            entry.async_create_background_task(
+                hass, probe_ollama(), "homebuddy_proactive Ollama health check"
+            )
         )
         probing.add(task)
         task.add_done_callback(probing.discard)

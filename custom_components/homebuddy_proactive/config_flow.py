@@ -474,14 +474,7 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
             step_id="init",
             data_schema=self.add_suggested_values_to_schema(
                 self._schema(errors),
-                user_input
-                and sectioned_options(
-                    {
-                        key: value
-                        for key, value in flatten_options(user_input).items()
-                        if value != ""
-                    }
-                ),
+                user_input and sectioned_options(_typed_values(user_input)),
             ),
             errors=errors,
         )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from homeassistant.config_entries import ConfigEntry
 
@@ -60,7 +62,16 @@ class HomeBuddyRuntimeData:
     # The Assist agent's state between turns: alarms, confirmations, rate limit.
     assist: HomeBuddyAssistant
     tally: InsightTally = field(default_factory=InsightTally)
+    # Background work that uses the store or the model (maintenance, the Ollama check): stopped
+    # before they close, since HA cancels an entry's background tasks only after the unload.
+    background: set[asyncio.Task[Any]] = field(default_factory=set)
     closed: bool = False
+
+    def own[T](self, task: asyncio.Task[T]) -> asyncio.Task[T]:
+        """Keep ``task`` until it ends, so closing the entry stops it first."""
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        return task
 
     @property
     def model_reachable(self) -> bool | None:
@@ -73,6 +84,10 @@ class HomeBuddyRuntimeData:
             return
         self.closed = True
         self.assist.async_stop()
+        for task in list(self.background):
+            task.cancel()
+        if self.background:
+            await asyncio.wait(list(self.background))
         await self.engine.close()
         await self.store.close()
         await self.model.close()

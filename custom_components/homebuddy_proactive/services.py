@@ -106,9 +106,7 @@ ADD_MEMORY_SCHEMA: Final = vol.Schema(
         vol.Optional(ATTR_PREREQUISITES): _TEXTS,
         vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
         vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
-        vol.Optional(ATTR_SENTIMENT): vol.All(
-            _not_huge, vol.Coerce(float), vol.Range(min=-1, max=1)
-        ),
+        vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
         vol.Optional(ATTR_EMOTIONS): _TEXTS,
         vol.Optional(ATTR_TRIGGERS): _TEXTS,
     }
@@ -127,9 +125,7 @@ LIST_MEMORIES_SCHEMA: Final = vol.Schema(
 # the memory's store has.
 UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
     {
-        vol.Required(ATTR_MEMORY_ID): vol.All(
-            _not_huge, vol.Coerce(int), vol.Range(min=1, max=MAX_MEMORY_ID)
-        ),
+        vol.Required(ATTR_MEMORY_ID): _MEMORY_ID,
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(tuple(EDITABLE_FIELDS)),
         vol.Optional(ATTR_CLIENT_ID): valid_client_id,
         vol.Optional(ATTR_CONTENT): cv.string,
@@ -140,9 +136,7 @@ UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
         vol.Optional(ATTR_PREREQUISITES): _TEXTS,
         vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
         vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
-        vol.Optional(ATTR_SENTIMENT): vol.All(
-            _not_huge, vol.Coerce(float), vol.Range(min=-1, max=1)
-        ),
+        vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
         vol.Optional(ATTR_EMOTIONS): _TEXTS,
         vol.Optional(ATTR_TRIGGERS): _TEXTS,
         vol.Optional(ATTR_TOPICS): _TEXTS,
@@ -151,9 +145,7 @@ UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
 )
 FORGET_MEMORY_SCHEMA: Final = vol.Schema(
     {
-        vol.Required(ATTR_MEMORY_ID): vol.All(
-            _not_huge, vol.Coerce(int), vol.Range(min=1, max=MAX_MEMORY_ID)
-        ),
+        vol.Required(ATTR_MEMORY_ID): _MEMORY_ID,
         vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(MEMORY_STORES),
         vol.Optional(ATTR_CLIENT_ID): valid_client_id,
     }

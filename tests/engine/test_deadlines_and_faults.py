@@ -107,7 +107,7 @@ async def test_a_question_expired_in_the_queue_is_not_sent_to_the_model(
     await socket.text(final(QUESTIONS[2], "q2"))
     await socket.wait_for(lambda f: f.get("event_id") == "q2" and f["type"] == "error", 3)
     # q0 used its whole timeout; q1 and q2 got the rest of theirs (0.6 s), not a full call.
-    assert 1 <= fake_ollama.chat_count <= 3
+    assert 1 <= fake_ollama.chat_count <= 2  # the question expired in the queue was not sent
 
 
 FAULTS = {

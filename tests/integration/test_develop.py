@@ -258,6 +258,8 @@ async def _frontend_session(base: str, token: str) -> list[str]:
             for domain in ("shopping_list", "todo", "tts", "conversation"):
                 if domain not in services["result"]:
                     problems.append(f"get_services lists no {domain} services")
+        else:
+            problems.append(f"get_services: {services.get('error')}")
     return problems
 
 

@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 FINAL_QUEUE_SIZE: Final = 16
+# Less time than this left before a job's deadline: no model call is started for it.
+MIN_MODEL_SECONDS: Final = 0.1
 DEDUPE_HORIZON: Final = timedelta(minutes=10)
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -97,7 +99,7 @@ class Connection:
         self._partial_worker: asyncio.Task[None] | None = None
         self._partial_eval: asyncio.Task[None] | None = None
         self._partial: PartialTiming = PartialTiming()
-        self._stream_language = "en"
+        self._stream_hint: str | None = None
 
     @property
     def config(self) -> EngineConfig:
@@ -462,8 +464,9 @@ class Connection:
             return
         engine, session = self.engine, self.session
         loop = asyncio.get_running_loop()
-        if loop.time() >= job.deadline:
-            # Waited in the queue for the whole model timeout: answered at once, no model call.
+        if loop.time() >= job.deadline - MIN_MODEL_SECONDS:
+            # Waited in the queue for (nearly) the whole model timeout: answered at once; a
+            # model call with a few milliseconds left could not succeed anyway.
             raise ModelUnavailableError("timed out in the queue")
         request, memory_ids = await self._request(
             newest=job.utterance.text,
@@ -481,18 +484,19 @@ class Connection:
             engine.model.report_timeout()
             raise ModelUnavailableError("timed out") from err
         # People memory grows only from finals; partial observations stay provisional.
+        # A clue whose name has no key is dropped here, with its flag (not paired with the next).
+        keyed = [(clue, key) for clue in verdict.people if (key := name_key(clue.name))]
         observations = [
             PersonObservation(
-                name_key=name_key(clue.name),
+                name_key=key,
                 display_name=_spelling_in(job.utterance.text, clue.name),
                 observation=clue.observation,
                 created_at=engine.clock(),
             )
-            for clue in verdict.people
-            if name_key(clue.name)
+            for clue, key in keyed
         ]
         decision = engine.detector.decide(verdict, request, session.people)
-        for clue, obs in zip(verdict.people, observations, strict=False):
+        for (clue, _key), obs in zip(keyed, observations, strict=True):
             session.note_person(obs.name_key, obs.display_name, obs.observation, clue.stated)
         await engine.store.add_person_observations(session.session_id, self.client_id, observations)
         if decision.text is None:
@@ -593,7 +597,7 @@ class Connection:
         queued = self.config.partial_insights
         if queued:
             self._stream.update(event.text, event.event_id)
-            self._stream_language = detect_language(self._stream.text, event.language)
+            self._stream_hint = event.language  # identified once per evaluation, not per frame
             self._partial.revision_at(asyncio.get_running_loop().time())
             self._partial_wakeup.set()
         frame: dict[str, Any] = {
@@ -646,7 +650,8 @@ class Connection:
         if not focus:
             return
         # The speech so far, read once in the language of the whole stream.
-        analysis = analyse(focus, self._stream_language)
+        language = detect_language(self._stream.text, self._stream_hint)
+        analysis = analyse(focus, language)
         if not analysis.meaningful:
             return
         now = engine.clock()
@@ -657,7 +662,7 @@ class Connection:
         earlier = self._stream.text[: self._stream.focus_offset].strip()
         request, memory_ids = await self._request(
             newest=focus,
-            language=self._stream_language,
+            language=language,
             source=SOURCE_PARTIAL,
             answer_question=False,
             earlier=earlier,
@@ -679,7 +684,7 @@ class Connection:
             confidence=decision.confidence,
             source=SOURCE_PARTIAL,
             event_id=self._stream.event_id,
-            language=self._stream_language,
+            language=language,
             # The speech a partial card answered: its final must not ask for it again.
             trigger_text=spoken,
             memory_ids=memory_ids,

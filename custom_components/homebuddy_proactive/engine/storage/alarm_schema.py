@@ -1,6 +1,6 @@
 """Schema of the alarms table: migration v4 of the engine's store (see ``database.MIGRATIONS``).
 
-Kept apart from ``assist/alarms.py`` so the store can import it without importing the alarm
+Kept apart from ``assist/alarms/book.py`` so the store can import it without importing the alarm
 code. A migration never changes once released: a new column is a new migration.
 """
 

@@ -2,10 +2,10 @@
 
 :class:`ProactiveStore` is the file's one connection. The queries of each table live in the
 module that owns it (``transcripts.py``, ``insights.py``, ``memories.py``, ``people.py``,
-``auth_sessions.py``), joined here as the store's methods; the memory room and the alarms use
-:attr:`ProactiveStore.connection` for their own tables. Every write is committed before the call
-returns, so a caller that acknowledges after awaiting a write never acknowledges something that
-is not on disk.
+``auth_sessions.py``, ``session_summaries.py``), joined here as the store's methods; the memory
+room and the alarms use :attr:`ProactiveStore.connection` for their own tables. Every write is
+committed before the call returns, so a caller that acknowledges after awaiting a write never
+acknowledges something that is not committed.
 
 Durability: ``synchronous=NORMAL`` in WAL mode: every commit (every acknowledged final) is in
 the WAL before the call returns, so it survives a crash of the process; the WAL is synced at

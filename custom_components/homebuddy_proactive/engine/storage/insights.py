@@ -6,9 +6,15 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 import aiosqlite
+
+# The columns of an insight row, in the order :func:`_insight_from_row` reads them.
+_COLUMNS: Final = (
+    "insight_id, client_id, session_id, event_id, source, text, intent, confidence,"
+    " created_at, language, memory_ids"
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,8 +66,7 @@ class InsightTables:
     ) -> list[InsightRecord]:
         """Return the session's cards created since ``since``, oldest first."""
         async with self._db.execute(
-            "SELECT insight_id, client_id, session_id, event_id, source, text, intent,"
-            " confidence, created_at, language, memory_ids FROM insights"
+            f"SELECT {_COLUMNS} FROM insights"
             " WHERE session_id = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ?",
             (session_id, since.isoformat(), limit),
         ) as cursor:
@@ -71,8 +76,7 @@ class InsightTables:
     async def get_insight(self, insight_id: str) -> InsightRecord | None:
         """Return one stored card."""
         async with self._db.execute(
-            "SELECT insight_id, client_id, session_id, event_id, source, text, intent,"
-            " confidence, created_at, language, memory_ids FROM insights WHERE insight_id = ?",
+            f"SELECT {_COLUMNS} FROM insights WHERE insight_id = ?",
             (insight_id,),
         ) as cursor:
             row = await cursor.fetchone()
@@ -95,9 +99,7 @@ class InsightTables:
     async def last_insight(self) -> InsightRecord | None:
         """Return the newest stored card, or None when none was ever sent."""
         async with self._db.execute(
-            "SELECT insight_id, client_id, session_id, event_id, source, text, intent,"
-            " confidence, created_at, language, memory_ids FROM insights"
-            " ORDER BY created_at DESC, rowid DESC LIMIT 1"
+            f"SELECT {_COLUMNS} FROM insights ORDER BY created_at DESC, rowid DESC LIMIT 1"
         ) as cursor:
             row = await cursor.fetchone()
         return _insight_from_row(row) if row else None
