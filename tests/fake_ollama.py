@@ -193,8 +193,10 @@ class FakeOllama:
         await _stream_chunk(response, {**base, "message": first, "done": False})
         rest = {"role": "assistant", "content": content[half:]}
         await _stream_chunk(response, {**base, "message": rest, "done": False})
-        done = {"role": "assistant", "content": ""}
-        await _stream_chunk(response, {**base, "message": done, "done": True, "done_reason": "stop"})
+        last = {"role": "assistant", "content": ""}
+        await _stream_chunk(
+            response, {**base, "message": last, "done": True, "done_reason": "stop"}
+        )
         await response.write_eof()
         return response
 

@@ -184,7 +184,10 @@ async def test_a_linked_user_reaches_their_glasses_and_nobody_else_does(
     assert [m["content"] for m in others["memories"]] == ["La voisine Léa arrose les plantes"]
 
     await call(hass, "RememberFact", lea, fact="Je préfère le thé vert", kind="preference")
-    assert [m.content for m in await memory.list(GLASSES)][0] == "Je préfère le thé vert"
+    assert [(m.kind, m.content) for m in await memory.list(GLASSES)] == [
+        ("preference", "Je préfère le thé vert"),
+        ("person", "Ma petite-fille Léa commence la fac à Lyon"),
+    ]
     assert "Je préfère le thé vert" not in [m.content for m in await memory.list("assist")]
 
     # Our own Assist agent, asked by Léa, answers from the same client.
