@@ -96,6 +96,7 @@ from .engine.memory import STORE_EPISODIC, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.proactive.engine import ProactiveEngine
 from .engine.text import detect_language, is_question
+from .speakers import speaker_client
 from .weather_and_news import async_news_answer, async_weather_answer
 
 CONFIRMATION_TIMEOUT: Final = timedelta(seconds=60)
@@ -213,26 +214,9 @@ class HomeBuddyAssistant:
         """Cancel the alarm timers."""
         self.alarms.async_stop()
 
-    @callback
-    def speaker_client(self, user_id: str | None, device_id: str | None) -> str:
-        """The client whose memories and alarms this speaker reaches (every Assist agent).
-
-        The rule is :class:`MemoryLinks`'s: the user, that user's person entities, then the
-        device; the household's Assist memories when none is linked.
-        """
-        persons = (
-            [
-                state.entity_id
-                for state in self.hass.states.async_all("person")
-                if state.attributes.get("user_id") == user_id
-            ]
-            if user_id
-            else []
-        )
-        return self.links.client_for((user_id, *persons, device_id))
-
     def _client(self, turn: AssistTurn) -> str:
-        return self.speaker_client(turn.context.user_id, turn.device_id)
+        """Whose memories and alarms the turn reaches (:mod:`.speakers`, as the LLM API)."""
+        return speaker_client(self.hass, self.links, turn.context.user_id, turn.device_id)
 
     # -- a turn ------------------------------------------------------------------------------
 

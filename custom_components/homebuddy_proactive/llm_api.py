@@ -5,7 +5,7 @@ the options of any conversation agent that lists the LLM APIs (Ollama, OpenAI, A
 Its tools recall memories about a person or topic, remember a fact, and list the reminders,
 tasks and alarms, all through the engine (``MemoryEngine.retrieve``, ``remember``,
 ``reminders``) and the Assist agent's alarm clock. Each call is scoped to the speaker the way
-our own Assist agent scopes a turn (:meth:`HomeBuddyAssistant.speaker_client`): a speaker never
+our own Assist agent scopes a turn (:func:`.speakers.speaker_client`): a speaker never
 reads or writes another client's memories or alarms.
 """
 
@@ -28,6 +28,7 @@ from .engine.assist import say
 from .engine.const import MEMORY_KINDS
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.memory import told_memories
+from .speakers import speaker_client
 
 if TYPE_CHECKING:
     from .models import HomeBuddyConfigEntry
@@ -95,7 +96,10 @@ class MemoryTool(llm.Tool):
     def client(self, llm_context: llm.LLMContext) -> str:
         """The client whose memories the speaking user or device reaches."""
         user_id = llm_context.context.user_id if llm_context.context else None
-        return self.entry.runtime_data.assist.speaker_client(user_id, llm_context.device_id)
+        links = self.entry.runtime_data.assist.links
+        return speaker_client(
+            self.entry.runtime_data.assist.hass, links, user_id, llm_context.device_id
+        )
 
 
 class RecallMemoriesTool(MemoryTool):
@@ -186,6 +190,7 @@ class RemindersTool(MemoryTool):
         "List the user's reminders and tasks (as they said them, newest first, with the day "
         "each was noted) and their pending alarms (local time and date, soonest first)."
     )
+    parameters = schema.Schema({})
     if _ANNOTATIONS is not None:
         annotations = _ANNOTATIONS(
             read_only=True, destructive=False, idempotent=True, open_world=False

@@ -22,6 +22,7 @@ from custom_components.homebuddy_proactive.const import (
 )
 from custom_components.homebuddy_proactive.engine.config import ConfigError, default_tuning
 from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
+from custom_components.homebuddy_proactive.speakers import speaker_client
 
 from .options_form import field_selector, filled
 from .options_form import shown as _shown
@@ -126,9 +127,9 @@ async def test_memory_links_are_saved_and_followed(
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options[CONF_MEMORY_LINKS] == links
-    assistant = entry.runtime_data.assist
-    assert assistant.speaker_client(None, "kitchen-satellite") == "glasses-paul"
-    assert assistant.speaker_client(None, "hall-satellite") == "assist"
+    links = entry.runtime_data.assist.links
+    assert speaker_client(hass, links, None, "kitchen-satellite") == "glasses-paul"
+    assert speaker_client(hass, links, None, "hall-satellite") == "assist"
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,10 @@ from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+from pytest_homeassistant_custom_component.components.diagnostics import (
+    get_diagnostics_for_config_entry,
+)
+from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.homebuddy_proactive.const import CONF_MEMORY_LINKS, DOMAIN
 from custom_components.homebuddy_proactive.engine.assist import AlarmTime
@@ -284,3 +288,15 @@ async def test_ollama_agent_recalls_through_our_tool(
     assert len(tool_messages) == 1
     assert "Mon médecin c'est le docteur Dupont" in tool_messages[0]["content"]
     assert await hass.config_entries.async_unload(ollama_entry.entry_id)
+
+
+async def test_diagnostics_do_not_show_who_is_linked(
+    hass: HomeAssistant,
+    setup_memory: Callable[..., Awaitable[MockConfigEntry]],
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """The speaker links name people and devices: redacted in diagnostics."""
+    entry = await setup_memory(**{CONF_MEMORY_LINKS: f"person.lea = {GLASSES}"})
+    diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, entry)
+    assert diagnostics["entry"]["options"][CONF_MEMORY_LINKS] == "**REDACTED**"
+    assert GLASSES not in str(diagnostics)
