@@ -20,11 +20,12 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 )
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.homebuddy_proactive.const import CONF_MEMORY_LINKS, DOMAIN
+from custom_components.homebuddy_proactive.const import CONF_MEMORY_LINKS
 from custom_components.homebuddy_proactive.engine.assist import AlarmTime
 from custom_components.homebuddy_proactive.llm_api import LLM_API_ID, LLM_API_NAME
 from tests.fake_ollama import FakeOllama, FakeReply, call_tool
 from tests.integration.conftest import MODEL
+from tests.integration.test_conversation import agent_id as agent_of
 from tests.integration.test_conversation import ask
 
 GLASSES = "glasses-lea"
@@ -201,13 +202,20 @@ async def test_a_linked_user_reaches_their_glasses_and_nobody_else_does(
         None,
         Context(user_id=hass_admin_user.id),
         language="fr",
-        agent_id=er.async_get(hass).async_get_entity_id(
-            "conversation", DOMAIN, f"{entry.entry_id}_assistant"
-        ),
+        agent_id=agent_of(hass, entry),
     )
     speech = result.response.speech["plain"]["speech"]
     assert "fac à Lyon" in speech
     assert "voisine" not in speech
+    await conversation.async_converse(
+        hass,
+        "Souviens-toi que mon dentiste est le docteur Roux",
+        None,
+        Context(user_id=hass_admin_user.id),
+        language="fr",
+        agent_id=agent_of(hass, entry),
+    )
+    assert "mon dentiste est le docteur Roux" in [m.content for m in await memory.list(GLASSES)]
     household = await ask(hass, entry, "Qu'est-ce que tu sais sur Léa ?")
     assert "voisine" in household.speech
     assert "fac à Lyon" not in household.speech
