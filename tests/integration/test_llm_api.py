@@ -1,5 +1,10 @@
 """The "HomeBuddy memory" LLM API: through Home Assistant's llm helper, and used by HA's own
-Ollama conversation agent (pointed at the fake Ollama, scripted to call our tool)."""
+Ollama conversation agent (pointed at the fake Ollama, scripted to call our tool).
+
+HA's ollama integration runs here on the ``ollama`` client our own manifest pins (0.6.3, also in
+requirements/runtime.txt); HA pins 0.5.1 (2026.2.3) and 0.6.2 (2026.10.4), and both versions of
+its agent work with ours (scripts/test-newest-ha runs this file too).
+"""
 
 from __future__ import annotations
 
