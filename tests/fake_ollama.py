@@ -27,6 +27,13 @@ class FakeReply:
     delay: float = 0.0
     raw_body: str | None = None  # replaces the whole HTTP body (garbage responses)
     reset: bool = False  # drop the connection without an answer (connection reset)
+    # Tool calls of the answer, as Ollama sends them: {"function": {"name", "arguments"}}.
+    tool_calls: list[dict[str, Any]] | None = None
+
+
+def call_tool(name: str, **arguments: Any) -> FakeReply:
+    """The model's answer calling one tool (no text), as Home Assistant's agents read it."""
+    return FakeReply(content="", tool_calls=[{"function": {"name": name, "arguments": arguments}}])
 
 
 def decline() -> FakeReply:
@@ -151,17 +158,51 @@ class FakeOllama:
             if reply.status != 200:
                 return web.json_response({"error": "model failed"}, status=reply.status)
             content = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
+            message: dict[str, Any] = {"role": "assistant", "content": content}
+            if reply.tool_calls is not None:
+                message["tool_calls"] = reply.tool_calls
+            if body.get("stream"):
+                return await self._stream(request, body, message)
             return web.json_response(
                 {
                     "model": body.get("model", ""),
                     "created_at": datetime.now(UTC).isoformat(),
-                    "message": {"role": "assistant", "content": content},
+                    "message": message,
                     "done": True,
                     "done_reason": "stop",
                 }
             )
         finally:
             self.in_flight -= 1
+
+    async def _stream(
+        self, request: web.Request, body: dict[str, Any], message: dict[str, Any]
+    ) -> web.StreamResponse:
+        """Answer as Ollama streams (``"stream": true``): NDJSON chunks, then a "done" one.
+
+        The text comes in two chunks, the tool calls in the first (as Ollama sends them).
+        """
+        response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await response.prepare(request)
+        base = {"model": body.get("model", ""), "created_at": datetime.now(UTC).isoformat()}
+        content = str(message["content"])
+        half = len(content) // 2
+        first = {"role": "assistant", "content": content[:half]}
+        if "tool_calls" in message:
+            first["tool_calls"] = message["tool_calls"]
+        await _stream_chunk(response, {**base, "message": first, "done": False})
+        rest = {"role": "assistant", "content": content[half:]}
+        await _stream_chunk(response, {**base, "message": rest, "done": False})
+        last = {"role": "assistant", "content": ""}
+        await _stream_chunk(
+            response, {**base, "message": last, "done": True, "done_reason": "stop"}
+        )
+        await response.write_eof()
+        return response
+
+
+async def _stream_chunk(response: web.StreamResponse, chunk: dict[str, Any]) -> None:
+    await response.write(json.dumps(chunk).encode() + b"\n")
 
 
 def last_user_prompt(body: dict[str, Any]) -> str:

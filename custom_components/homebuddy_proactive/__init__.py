@@ -14,6 +14,7 @@ from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import issue_registry as ir
+from homeassistant.helpers import llm
 from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.util import dt as dt_util
@@ -38,6 +39,7 @@ from .engine.memory import MAINTENANCE_INTERVAL
 from .engine.proactive.engine import Insight, ProactiveEngine
 from .engine.storage import ProactiveStore, SessionSummaryRecord, StoreError
 from .engine.text import warm_up
+from .llm_api import LLM_API_ID, LLM_API_NAME, HomeBuddyMemoryAPI
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView
@@ -241,6 +243,12 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
     except Exception:
         await runtime.async_close()
         raise
+    # "HomeBuddy memory" in every conversation agent's options, while the entry is loaded.
+    entry.async_on_unload(
+        llm.async_register_api(
+            hass, HomeBuddyMemoryAPI(hass=hass, id=LLM_API_ID, name=LLM_API_NAME, entry=entry)
+        )
+    )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     return True
 

@@ -92,9 +92,10 @@ class AlarmClock:
         self._arm(alarm)
         return alarm
 
-    async def async_pending(self) -> list[AlarmRecord]:
-        """Return the alarms still to ring, soonest first."""
-        return await self.book.pending()
+    async def async_pending(self, client_id: str | None = None) -> list[AlarmRecord]:
+        """Return the alarms still to ring (only ``client_id``'s when given), soonest first."""
+        pending = await self.book.pending()
+        return [a for a in pending if client_id is None or a.client_id == client_id]
 
     async def async_cancel(self, alarms: Iterable[AlarmRecord]) -> list[AlarmRecord]:
         """Cancel alarms; return those that were still pending."""

@@ -37,9 +37,9 @@ from homeassistant.util import dt as dt_util
 
 from .alarm_clock import AlarmClock
 from .const import (
-    ASSIST_CLIENT_ID,
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
+    CONF_MEMORY_LINKS,
     CONF_NEWS_URL,
     CONF_WEATHER_ENTITY,
     CONFIRM_DEVICE_CLASSES,
@@ -92,10 +92,11 @@ from .engine.assist import (
     spoken_language,
     spoken_time,
 )
-from .engine.memory import STORE_AFFECTIVE, STORE_EPISODIC
+from .engine.memory import STORE_EPISODIC, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.proactive.engine import ProactiveEngine
 from .engine.text import detect_language, is_question
+from .speakers import speaker_client
 from .weather_and_news import async_news_answer, async_weather_answer
 
 CONFIRMATION_TIMEOUT: Final = timedelta(seconds=60)
@@ -192,6 +193,8 @@ class HomeBuddyAssistant:
         self.memory = engine.memory
         self.memory_limit = engine.config.memory_result_limit
         self.alarms = AlarmClock(hass, AlarmBook(engine.store))
+        # Validated by the options flow; whose memories each speaker reaches.
+        self.links = MemoryLinks.parse(options.get(CONF_MEMORY_LINKS) or "")
         self.weather_entity: str | None = options.get(CONF_WEATHER_ENTITY) or None
         news_url: str = options.get(CONF_NEWS_URL) or ""
         self.news: NewsReader | None = None
@@ -210,6 +213,10 @@ class HomeBuddyAssistant:
     def async_stop(self) -> None:
         """Cancel the alarm timers."""
         self.alarms.async_stop()
+
+    def _client(self, turn: AssistTurn) -> str:
+        """Whose memories and alarms the turn reaches (:mod:`.speakers`, as the LLM API)."""
+        return speaker_client(self.hass, self.links, turn.context.user_id, turn.device_id)
 
     # -- a turn ------------------------------------------------------------------------------
 
@@ -297,7 +304,8 @@ class HomeBuddyAssistant:
         every = command.every if command else False
         if when is None and not every:
             return None
-        alarms = [a for a in await self.alarms.async_pending() if a.id in pending.alarm_ids]
+        mine = await self.alarms.async_pending(self._client(turn))
+        alarms = [a for a in mine if a.id in pending.alarm_ids]
         return await self._cancel_alarms(alarms, AlarmCommand("cancel", when, every), turn)
 
     # -- alarms ------------------------------------------------------------------------------
@@ -309,7 +317,7 @@ class HomeBuddyAssistant:
                 self.pending.put(turn.conversation_id, AskAlarmTime())
                 return say("alarm_ask_time", lang)
             return await self._set_alarm(command.when, turn, command.label)
-        pending = await self.alarms.async_pending()
+        pending = await self.alarms.async_pending(self._client(turn))
         if command.action == "list":
             if not pending:
                 return say("alarm_none", lang)
@@ -322,7 +330,7 @@ class HomeBuddyAssistant:
         try:
             alarm = await self.alarms.async_add(
                 when,
-                client_id=ASSIST_CLIENT_ID,
+                client_id=self._client(turn),
                 label=label,
                 language=turn.language,
                 device_id=turn.device_id,
@@ -370,7 +378,7 @@ class HomeBuddyAssistant:
     async def _memory_save(self, fact: str, turn: AssistTurn) -> str:
         try:
             await self.memory.remember(
-                ASSIST_CLIENT_ID, "fact", fact, importance=0.7, source="assist"
+                self._client(turn), "fact", fact, importance=0.7, source="assist"
             )
         except MemoryRequestError as err:
             LOGGER.warning("Memory not saved: %s", err)
@@ -380,11 +388,9 @@ class HomeBuddyAssistant:
     async def _memory_recall(self, subject: str, turn: AssistTurn) -> str:
         lang = turn.language
         memories = await self.memory.retrieve(
-            ASSIST_CLIENT_ID, subject or turn.text, max(self.memory_limit, RECALL_LIMIT)
+            self._client(turn), subject or turn.text, max(self.memory_limit, RECALL_LIMIT)
         )
-        # Feelings inform the router's tone; they are not read back out loud.
-        spoken = [m for m in memories if m.store != STORE_AFFECTIVE and m.relevance > 0]
-        facts = [m.content.rstrip(" .") + "." for m in spoken[:RECALL_LIMIT]]
+        facts = [m.content.rstrip(" .") + "." for m in told_memories(memories, RECALL_LIMIT)]
         if not facts:
             if subject:
                 return say("memory_nothing", lang, subject=subject)
@@ -394,19 +400,20 @@ class HomeBuddyAssistant:
         return say("memory_recall_any", lang, facts=" ".join(facts))
 
     async def _router_context(self, turn: AssistTurn) -> RouterContext:
-        memories = await self.memory.retrieve(ASSIST_CLIENT_ID, turn.text, self.memory_limit)
+        client = self._client(turn)
+        memories = await self.memory.retrieve(client, turn.text, self.memory_limit)
         return RouterContext(
             language=turn.language,
             now=dt_util.now(),
             memories=[m.content for m in memories],
-            episode_summary=await self._episode_summary(),
+            episode_summary=await self._episode_summary(client),
             recent_turns=await self._recent_turns(turn),
             devices=self._exposed_device_names(),
         )
 
-    async def _episode_summary(self) -> str | None:
+    async def _episode_summary(self, client: str) -> str | None:
         """The summary of the latest episode that has one (the open episode has none yet)."""
-        for episode in await self.memory.overview(ASSIST_CLIENT_ID, STORE_EPISODIC, limit=3):
+        for episode in await self.memory.overview(client, STORE_EPISODIC, limit=3):
             if summary := episode.get("summary"):
                 return str(summary)
         return None
@@ -425,10 +432,11 @@ class HomeBuddyAssistant:
     async def _record_turn(self, turn: AssistTurn, speech: str) -> None:
         """Keep both sides of the turn in short-term memory and the device's episode."""
         session = _session_id(turn)
+        client = self._client(turn)
         try:
             for speaker, text in (("user", turn.text), ("assistant", speech)):
                 await self.memory.observe_turn(
-                    ASSIST_CLIENT_ID, session, text, speaker=speaker, language=turn.language
+                    client, session, text, speaker=speaker, language=turn.language
                 )
         except MemoryRequestError as err:
             LOGGER.warning("Turn not kept in memory: %s", err)
@@ -440,7 +448,7 @@ class HomeBuddyAssistant:
             # The user's own words stay in their affective memory (visible and deletable);
             # the bus event below carries none of them.
             await self.memory.remember_feeling(
-                ASSIST_CLIENT_ID,
+                self._client(turn),
                 signal.sentiment,
                 turn.text,
                 emotions=signal.emotions,

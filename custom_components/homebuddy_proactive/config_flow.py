@@ -48,6 +48,7 @@ from .const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
     CONF_DETECTOR_MODE,
+    CONF_MEMORY_LINKS,
     CONF_MODEL,
     CONF_NEWS_URL,
     CONF_URL,
@@ -67,6 +68,8 @@ from .engine.config import (
 )
 from .engine.const import DETECTOR_CONVERSATE, DETECTOR_HEURISTIC, DETECTOR_MODES
 from .engine.llm import ModelUnavailableError, OllamaModel
+from .engine.memory import MemoryError as MemoryRequestError
+from .engine.memory import MemoryLinks
 
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
 # Listing models is quick on a healthy server; a longer wait only delays the error for the user.
@@ -137,6 +140,16 @@ def _news_url(value: Any) -> str:
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise ConfigError("not an http(s) URL")
     return url
+
+
+def _memory_links(value: Any) -> str:
+    """Return the "speaker = client id" lines as typed, once they read as links."""
+    text = str(value or "").strip()
+    try:
+        MemoryLinks.parse(text)
+    except MemoryRequestError as err:
+        raise ConfigError(str(err)) from err
+    return text
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -214,6 +227,14 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
         required=False,
         error="invalid_url",
     ),
+    OptionField(
+        key=CONF_MEMORY_LINKS,
+        default="",
+        selector=TextSelector(TextSelectorConfig(multiline=True)),
+        validate=_memory_links,
+        required=False,
+        error="invalid_memory_links",
+    ),
 )
 
 
@@ -256,7 +277,13 @@ OPTION_SECTIONS: Final[tuple[OptionSection, ...]] = (
     ),
     OptionSection(
         key="assist",
-        fields=(CONF_ALLOWED_DOMAINS, CONF_ACTIONS_PER_MINUTE, CONF_WEATHER_ENTITY, CONF_NEWS_URL),
+        fields=(
+            CONF_ALLOWED_DOMAINS,
+            CONF_ACTIONS_PER_MINUTE,
+            CONF_WEATHER_ENTITY,
+            CONF_NEWS_URL,
+            CONF_MEMORY_LINKS,
+        ),
     ),
     OptionSection(
         key="advanced",

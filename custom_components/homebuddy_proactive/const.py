@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Final
 
+from .engine.const import HOUSEHOLD_CLIENT_ID
+
 DOMAIN: Final = "homebuddy_proactive"
 LOGGER = logging.getLogger(__package__)
 
@@ -29,6 +31,8 @@ CONF_ALLOWED_DOMAINS: Final = "allowed_domains"
 CONF_ACTIONS_PER_MINUTE: Final = "actions_per_minute"
 CONF_WEATHER_ENTITY: Final = "weather_entity"
 CONF_NEWS_URL: Final = "news_url"
+# Lines "speaker = client id": whose memories a person, user or voice device reaches.
+CONF_MEMORY_LINKS: Final = "memory_links"
 ASSIST_DOMAINS: Final = (
     "light",
     "switch",
@@ -62,6 +66,7 @@ DEFAULT_ACTIONS_PER_MINUTE: Final = 10
 # Actions on these domains need a spoken "yes" first (doors, locks, alarm panels, valves).
 CONFIRM_DOMAINS: Final = frozenset({"lock", "alarm_control_panel", "cover", "valve"})
 CONFIRM_DEVICE_CLASSES: Final = frozenset({"garage_door", "garage", "door", "gate"})
-ASSIST_CLIENT_ID: Final = "assist"
+# Whose memories a speaker reaches: engine/memory/speakers.py (this is its household scope).
+ASSIST_CLIENT_ID: Final = HOUSEHOLD_CLIENT_ID
 EVENT_ALARM: Final = "homebuddy_proactive_alarm"
 EVENT_WELLBEING: Final = "homebuddy_proactive_wellbeing"

@@ -8,10 +8,10 @@ from typing import Any
 from homeassistant.components.diagnostics import async_redact_data
 from homeassistant.core import HomeAssistant
 
-from .const import CONF_URL
+from .const import CONF_MEMORY_LINKS, CONF_URL
 from .models import HomeBuddyConfigEntry
 
-TO_REDACT = {CONF_URL, "text", "client_id", "session_id", "last_error"}
+TO_REDACT = {CONF_URL, CONF_MEMORY_LINKS, "text", "client_id", "session_id", "last_error"}
 
 
 async def async_get_config_entry_diagnostics(

@@ -15,12 +15,14 @@ from custom_components.homebuddy_proactive.const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
     CONF_DETECTOR_MODE,
+    CONF_MEMORY_LINKS,
     CONF_NEWS_URL,
     CONF_WEATHER_ENTITY,
     DEFAULT_ALLOWED_DOMAINS,
 )
 from custom_components.homebuddy_proactive.engine.config import ConfigError, default_tuning
 from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
+from custom_components.homebuddy_proactive.speakers import speaker_client
 
 from .options_form import field_selector, filled
 from .options_form import shown as _shown
@@ -90,8 +92,10 @@ async def test_assist_options_are_offered_saved_and_shown_again(
         ({CONF_NEWS_URL: "les nouvelles"}, {CONF_NEWS_URL: "invalid_url"}),
         ({CONF_ACTIONS_PER_MINUTE: 2.5}, {CONF_ACTIONS_PER_MINUTE: "invalid_range"}),
         ({CONF_ACTIONS_PER_MINUTE: 0}, {CONF_ACTIONS_PER_MINUTE: "invalid_range"}),
+        ({CONF_MEMORY_LINKS: "person.lea"}, {CONF_MEMORY_LINKS: "invalid_memory_links"}),
+        ({CONF_MEMORY_LINKS: "a = global"}, {CONF_MEMORY_LINKS: "invalid_memory_links"}),
     ],
-    ids=["not_http", "not_a_url", "fractional", "zero"],
+    ids=["not_http", "not_a_url", "fractional", "zero", "link_without_client", "link_to_global"],
 )
 async def test_assist_option_errors_keep_the_form(
     hass: HomeAssistant,
@@ -107,6 +111,25 @@ async def test_assist_option_errors_keep_the_form(
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == errors | {SECTION_OF[key]: error for key, error in errors.items()}
     assert init_integration.options == {}
+
+
+async def test_memory_links_are_saved_and_followed(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """Links typed in the form are kept as typed and reach the agent's speaker rule."""
+    entry = init_integration
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert _shown(result, CONF_MEMORY_LINKS) is None
+    links = "person.lea = glasses-lea\nkitchen-satellite = glasses-paul"
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], filled({**_base(), CONF_MEMORY_LINKS: f"  {links}\n"})
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[CONF_MEMORY_LINKS] == links
+    links = entry.runtime_data.assist.links
+    assert speaker_client(hass, links, None, "kitchen-satellite") == "glasses-paul"
+    assert speaker_client(hass, links, None, "hall-satellite") == "assist"
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from custom_components.homebuddy_proactive.const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
     CONF_DETECTOR_MODE,
+    CONF_MEMORY_LINKS,
     CONF_MODEL,
     CONF_NEWS_URL,
     CONF_URL,
@@ -53,6 +54,7 @@ ASSIST_OPTIONS: dict[str, Any] = {
     CONF_ACTIONS_PER_MINUTE: 10,
     CONF_WEATHER_ENTITY: "",
     CONF_NEWS_URL: "",
+    CONF_MEMORY_LINKS: "",
 }
 
 

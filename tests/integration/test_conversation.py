@@ -536,8 +536,9 @@ async def test_alarm_actions(
     freezer: FrozenDateTimeFactory,
 ) -> None:
     """list_alarms returns data; cancel_alarm works by id, by time and for all."""
-    # Alarms are listed by when they next ring: set at 05:00, 6:00 comes first.
-    freezer.move_to(dt_util.start_of_local_day() + timedelta(hours=5))
+    # Before 6:00 at home: the four alarms ring today, in the order they were set (between
+    # 6:00 and 9:00 of the wall clock the earliest would move to tomorrow).
+    freezer.move_to(dt_util.start_of_local_day() + timedelta(hours=3))
     entry = await setup_assist()
     for text in ("Alarm : 6:00", "Alarm : 7:00", "Alarm : 8:00", "Alarm : 9:00"):
         await ask(hass, entry, text)

@@ -12,6 +12,8 @@ MAX_SPEAKER_CHARACTERS: Final = 100
 MAX_FRAME_BYTES: Final = 256 * 1024
 MAX_ID_CHARACTERS: Final = 128
 GLOBAL_CLIENT_ID: Final = "global"
+# The household's Assist memories: a speaker linked to no glasses client reaches these.
+HOUSEHOLD_CLIENT_ID: Final = "assist"
 
 DETECTOR_CONVERSATE: Final = "conversate"
 DETECTOR_HYBRID: Final = "hybrid"

@@ -7,7 +7,7 @@ May import ``storage``, ``text``, ``llm``, ``const`` and ``config``; never ``pro
 
 from .episodes import TONES
 from .maintenance import MAINTENANCE_INTERVAL, MaintenanceReport
-from .recall import Recollection
+from .recall import Recollection, told_memories
 from .records import (
     LONG_TERM_STORES,
     MEMORY_STORES,
@@ -25,6 +25,7 @@ from .records import (
 )
 from .scoring import ScoreWeights, memory_score, weights_from_config
 from .service import MemoryEngine, memory_dict
+from .speakers import MemoryLinks
 from .validation import DIFFICULTIES, EDITABLE_FIELDS, MemoryError, MemoryNotFoundError
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "MaintenanceReport",
     "MemoryEngine",
     "MemoryError",
+    "MemoryLinks",
     "MemoryNotFoundError",
     "ProcedureRecord",
     "Recollection",
@@ -53,5 +55,6 @@ __all__ = [
     "memory_ref",
     "memory_score",
     "parse_memory_ref",
+    "told_memories",
     "weights_from_config",
 ]

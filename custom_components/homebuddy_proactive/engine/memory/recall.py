@@ -18,6 +18,7 @@ from ..storage.memories import MemoryRecord
 from ..text import CapturedMemory
 from .episodes import TONE_NEUTRAL
 from .records import (
+    STORE_AFFECTIVE,
     STORE_FACTUAL,
     AffectRecord,
     EpisodeRecord,
@@ -198,3 +199,13 @@ def _prompt_text(
 def as_sentence(text: str) -> str:
     text = " ".join(text.split())
     return text if not text or not text[-1].isalnum() else f"{text}."
+
+
+def told_memories(memories: Sequence[Recollection], limit: int) -> list[Recollection]:
+    """What may be told back about a subject: matched memories, feelings left out.
+
+    Feelings inform the tone of an answer; they are not read back. Memories that only filled
+    free places (the best preferences, relevance 0) do not answer a question about a subject.
+    """
+    told = [m for m in memories if m.store != STORE_AFFECTIVE and m.relevance > 0]
+    return told[: max(limit, 0)]

@@ -92,6 +92,7 @@ SUMMARY_MAX_TOKENS: Final = 1000
 # An episode's tone becomes an affective memory when the model saw this much feeling.
 AFFECT_MIN_SENTIMENT: Final = 0.3
 EXPORT_LIMIT: Final = 1_000_000
+REMINDER_KINDS: Final = ("reminder", "task")
 
 
 class MemoryEngine:
@@ -408,6 +409,20 @@ class MemoryEngine:
         (1 + score), then the client's best preferences fill free places. Counts an access.
         """
         return await self._recall.retrieve(client_id, text, limit)
+
+    async def reminders(self, client_id: str, limit: int) -> list[MemoryRecord]:
+        """The client's (and global) reminders and tasks still kept, newest first.
+
+        A reminder is kept as said ("rappelle-moi d'appeler Anna demain"): its time, when it
+        has one, is in its words; the user removes it once done (forget).
+        """
+        check_client(client_id)
+        found: list[MemoryRecord] = []
+        for kind in REMINDER_KINDS:
+            for client in (client_id, GLOBAL_CLIENT_ID):
+                found += await self.memories.list_store(STORE_FACTUAL, client, limit, kind=kind)
+        found.sort(key=lambda memory: (memory.created_at, memory.id), reverse=True)
+        return found[: max(limit, 0)]
 
     async def reminder_card(
         self,

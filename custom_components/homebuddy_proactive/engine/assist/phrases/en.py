@@ -35,6 +35,13 @@ PHRASEBOOK: Final = Phrasebook(
         "memory_recall_any": "Here is what I remember: {facts}",
         "memory_nothing": "I don't know anything about {subject} yet.",
         "memory_nothing_any": "I haven't remembered anything yet.",
+        "memory_api_prompt": (
+            "You can use the HomeBuddy memory of the person you are talking to. Before saying you "
+            "do not know something about them, their family, their appointments or their "
+            "preferences, recall it with RecallMemories. When they tell you a lasting fact about "
+            "themselves and ask you to keep it, save it with RememberFact. For their reminders, "
+            "tasks and alarms, use ListReminders. Never invent a memory."
+        ),
         "service_done": "Done: {names}.",
         "service_need_target": "Which device should I control?",
         "service_not_found": ("I can't find “{name}” among the devices I'm allowed to control."),

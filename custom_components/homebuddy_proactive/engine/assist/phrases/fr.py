@@ -40,6 +40,14 @@ PHRASEBOOK: Final = Phrasebook(
         "memory_recall_any": "Voici ce dont je me souviens : {facts}",
         "memory_nothing": "Je ne sais encore rien sur {subject}.",
         "memory_nothing_any": "Je n'ai encore rien retenu.",
+        "memory_api_prompt": (
+            "Vous pouvez utiliser la mémoire HomeBuddy de la personne à qui vous parlez. Avant de "
+            "dire que vous ne savez rien d'elle, de sa famille, de ses rendez-vous ou de ses "
+            "préférences, cherchez avec RecallMemories. Quand elle vous dit un fait durable sur "
+            "elle et vous demande de le garder, enregistrez-le avec RememberFact. Pour ses "
+            "rappels, tâches et réveils, utilisez ListReminders. N'inventez jamais un souvenir. "
+            "Répondez en français."
+        ),
         "service_done": "C'est fait : {names}.",
         "service_need_target": "Quel appareil voulez-vous que je commande ?",
         "service_not_found": (

@@ -1,0 +1,224 @@
+"""The "HomeBuddy memory" LLM API: our memory for every Assist agent.
+
+Registered with Home Assistant's ``llm`` helper while the entry is loaded, it can be chosen in
+the options of any conversation agent that lists the LLM APIs (Ollama, OpenAI, Anthropic …).
+Its tools recall memories about a person or topic, remember a fact, and list the reminders,
+tasks and alarms, all through the engine (``MemoryEngine.retrieve``, ``remember``,
+``reminders``) and the Assist agent's alarm clock. Each call is scoped to the speaker the way
+our own Assist agent scopes a turn (:func:`.speakers.speaker_client`): a speaker never
+reads or writes another client's memories or alarms.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Final
+
+from homeassistant.core import HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import llm
+from homeassistant.util import dt as dt_util
+from homeassistant.util.json import JsonObjectType
+
+from .const import DOMAIN
+from .engine.assist import say
+from .engine.const import MEMORY_KINDS
+from .engine.memory import MemoryError as MemoryRequestError
+from .engine.memory import told_memories
+from .speakers import speaker_client
+
+if TYPE_CHECKING:
+    from .models import HomeBuddyConfigEntry
+
+LLM_API_ID: Final = "homebuddy_memory"
+LLM_API_NAME: Final = "HomeBuddy memory"
+RECALL_LIMIT: Final = 5
+REMINDER_LIMIT: Final = 20
+MAX_SUBJECT_CHARACTERS: Final = 200
+# Where the memory came from, in its ``source``: another conversation agent, through this API.
+SOURCE_LLM_API: Final = "llm_api"
+
+# Home Assistant 2026.10 describes tool parameters with probatio (voluptuous' successor, same
+# API); earlier versions with voluptuous. The schema must be the one the agents serialise.
+schema: ModuleType = importlib.import_module(
+    "probatio" if importlib.util.find_spec("probatio") else "voluptuous"
+)
+# Newer Home Assistant wraps a tool's answer (and says what the tool does to the home).
+_TOOL_RESULT: Any = getattr(llm, "ToolResult", None)
+_ANNOTATIONS: Any = getattr(llm, "ToolAnnotations", None)
+
+
+def _answer(data: JsonObjectType) -> Any:
+    """A tool's answer as this Home Assistant expects it."""
+    return data if _TOOL_RESULT is None else _TOOL_RESULT(data=data)
+
+
+@dataclass(slots=True, kw_only=True)
+class HomeBuddyMemoryAPI(llm.API):
+    """The entry's memory, offered to any conversation agent."""
+
+    entry: HomeBuddyConfigEntry
+
+    async def async_get_api_instance(self, llm_context: llm.LLMContext) -> llm.APIInstance:
+        """The tools and a short prompt, in the language of the request when we speak it."""
+        return llm.APIInstance(
+            api=self,
+            api_prompt=say("memory_api_prompt", llm_context.language or "en"),
+            llm_context=llm_context,
+            tools=[
+                RecallMemoriesTool(self.entry),
+                RememberFactTool(self.entry),
+                RemindersTool(self.entry),
+            ],
+        )
+
+
+class MemoryTool(llm.Tool):
+    """A tool of the memory API: validates its arguments and finds the speaker's client."""
+
+    integration = DOMAIN
+
+    def __init__(self, entry: HomeBuddyConfigEntry) -> None:
+        """Bind the entry (its runtime data is read at each call: it follows reloads)."""
+        self.entry = entry
+
+    def arguments(self, tool_input: llm.ToolInput) -> dict[str, Any]:
+        """The validated arguments; a clear error, and nothing done, when they are wrong."""
+        try:
+            arguments: dict[str, Any] = self.parameters(tool_input.tool_args)
+        except schema.Invalid as err:
+            raise HomeAssistantError(f"Invalid arguments for {self.name}: {err}") from err
+        return arguments
+
+    def client(self, llm_context: llm.LLMContext) -> str:
+        """The client whose memories the speaking user or device reaches."""
+        user_id = llm_context.context.user_id if llm_context.context else None
+        links = self.entry.runtime_data.assist.links
+        return speaker_client(
+            self.entry.runtime_data.assist.hass, links, user_id, llm_context.device_id
+        )
+
+
+class RecallMemoriesTool(MemoryTool):
+    """What the memory knows about a person or a topic."""
+
+    name = "RecallMemories"
+    description = (
+        "Recall what is remembered about a person (family, friends, doctors), a topic or an "
+        "event of the user's life: relationships, preferences, routines, appointments. "
+        "Returns the matching memories, most relevant first; an empty list means nothing is "
+        "known."
+    )
+    parameters = schema.Schema(
+        {
+            schema.Required(
+                "subject", description="The person or topic, e.g. 'Léa' or 'the doctor'."
+            ): schema.All(str, schema.Length(min=1, max=MAX_SUBJECT_CHARACTERS)),
+        }
+    )
+    if _ANNOTATIONS is not None:
+        annotations = _ANNOTATIONS(
+            read_only=True, destructive=False, idempotent=True, open_world=False
+        )
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> Any:
+        """Retrieve the speaker's memories about the subject."""
+        subject = str(self.arguments(tool_input)["subject"]).strip()
+        if not subject:
+            raise HomeAssistantError(f"Invalid arguments for {self.name}: the subject is empty")
+        memory = self.entry.runtime_data.engine.memory
+        found = await memory.retrieve(self.client(llm_context), subject, RECALL_LIMIT)
+        memories: list[Any] = [
+            {"kind": m.kind, "content": m.content} for m in told_memories(found, RECALL_LIMIT)
+        ]
+        return _answer({"subject": subject, "memories": memories})
+
+
+class RememberFactTool(MemoryTool):
+    """Keep a lasting fact the user stated."""
+
+    name = "RememberFact"
+    description = (
+        "Remember a lasting fact the user stated about themselves or the people in their life, "
+        "written as a short sentence in the user's words, e.g. 'My doctor is Dr Martin'. "
+        "Only what the user said; never guess facts about other people's health or beliefs."
+    )
+    parameters = schema.Schema(
+        {
+            schema.Required("fact", description="The fact, as one short sentence."): str,
+            schema.Optional(
+                "kind",
+                default="fact",
+                description="fact, preference, person, reminder or task.",
+            ): schema.In(MEMORY_KINDS),
+        }
+    )
+    if _ANNOTATIONS is not None:
+        annotations = _ANNOTATIONS(
+            read_only=False, destructive=False, idempotent=True, open_world=False
+        )
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> Any:
+        """Store the fact for the speaker (said again, it is kept once)."""
+        arguments = self.arguments(tool_input)
+        memory = self.entry.runtime_data.engine.memory
+        try:
+            record = await memory.remember(
+                self.client(llm_context),
+                arguments["kind"],
+                arguments["fact"],
+                importance=0.6,
+                source=SOURCE_LLM_API,
+            )
+        except MemoryRequestError as err:
+            raise HomeAssistantError(f"Not remembered: {err}") from err
+        return _answer({"remembered": record.content, "kind": record.kind})
+
+
+class RemindersTool(MemoryTool):
+    """The speaker's reminders, tasks and pending alarms."""
+
+    name = "ListReminders"
+    description = (
+        "List the user's reminders and tasks (as they said them, newest first, with the day "
+        "each was noted) and their pending alarms (local time and date, soonest first)."
+    )
+    parameters = schema.Schema({})
+    if _ANNOTATIONS is not None:
+        annotations = _ANNOTATIONS(
+            read_only=True, destructive=False, idempotent=True, open_world=False
+        )
+
+    async def async_call(
+        self, hass: HomeAssistant, tool_input: llm.ToolInput, llm_context: llm.LLMContext
+    ) -> Any:
+        """Read the speaker's reminders and tasks, and their alarms."""
+        self.arguments(tool_input)
+        runtime = self.entry.runtime_data
+        client = self.client(llm_context)
+        reminders: list[Any] = [
+            {
+                "kind": record.kind,
+                "content": record.content,
+                "noted_on": dt_util.as_local(record.created_at).date().isoformat(),
+            }
+            for record in await runtime.engine.memory.reminders(client, REMINDER_LIMIT)
+        ]
+        alarms: list[Any] = []
+        for alarm in await runtime.assist.alarms.async_pending(client):
+            ring_at = dt_util.as_local(alarm.fire_at)
+            alarms.append(
+                {
+                    "time": f"{alarm.hour:02d}:{alarm.minute:02d}",
+                    "date": ring_at.date().isoformat(),
+                    "label": alarm.label,
+                }
+            )
+        return _answer({"reminders": reminders, "alarms": alarms})

@@ -1,0 +1,315 @@
+"""The "HomeBuddy memory" LLM API: through Home Assistant's llm helper, and used by HA's own
+Ollama conversation agent (pointed at the fake Ollama, scripted to call our tool).
+
+HA's ollama integration runs here on the ``ollama`` client our own manifest pins (0.6.3, also in
+requirements/runtime.txt); HA pins 0.5.1 (2026.2.3) and 0.6.2 (2026.10.4), and both versions of
+its agent work with ours (scripts/test-newest-ha runs this file too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from homeassistant.components import conversation
+from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
+from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.core import Context, HomeAssistant
+from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import llm
+from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
+from pytest_homeassistant_custom_component.components.diagnostics import (
+    get_diagnostics_for_config_entry,
+)
+from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
+
+from custom_components.homebuddy_proactive.const import CONF_MEMORY_LINKS
+from custom_components.homebuddy_proactive.engine.assist import AlarmTime
+from custom_components.homebuddy_proactive.llm_api import LLM_API_ID, LLM_API_NAME
+from tests.fake_ollama import FakeOllama, FakeReply, call_tool
+from tests.integration.conftest import MODEL
+from tests.integration.test_conversation import agent_id as agent_of
+from tests.integration.test_conversation import ask
+
+GLASSES = "glasses-lea"
+
+
+@pytest.fixture
+async def setup_memory(
+    hass: HomeAssistant, mock_config_entry: MockConfigEntry
+) -> Callable[..., Awaitable[MockConfigEntry]]:
+    """Set the integration up with the given options."""
+
+    async def _setup(**options: Any) -> MockConfigEntry:
+        mock_config_entry.add_to_hass(hass)
+        hass.config_entries.async_update_entry(mock_config_entry, options=options)
+        assert await hass.config_entries.async_setup(mock_config_entry.entry_id)
+        await hass.async_block_till_done()
+        return mock_config_entry
+
+    return _setup
+
+
+def speaker(user_id: str | None = None, device_id: str | None = None) -> llm.LLMContext:
+    """The context a conversation agent gives the API for one speaker."""
+    return llm.LLMContext(
+        platform="ollama",
+        context=Context(user_id=user_id),
+        language="fr",
+        assistant=conversation.DOMAIN,
+        device_id=device_id,
+    )
+
+
+async def call(
+    hass: HomeAssistant, tool: str, context: llm.LLMContext | None = None, **arguments: Any
+) -> dict[str, Any]:
+    """Call one of our tools as an agent does, and return its data."""
+    api = await llm.async_get_api(hass, LLM_API_ID, context or speaker())
+    result: Any = await api.async_call_tool(llm.ToolInput(tool_name=tool, tool_args=arguments))
+    data = getattr(result, "data", result)  # Home Assistant 2026.10 wraps it in a ToolResult
+    assert isinstance(data, dict)
+    return data
+
+
+async def test_listed_for_every_agent_while_loaded(
+    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """Agents list "HomeBuddy memory" with three tools; after unload it is gone."""
+    entry = await setup_memory()
+    names = {api.id: api.name for api in llm.async_get_apis(hass)}
+    assert names[LLM_API_ID] == LLM_API_NAME
+    api = await llm.async_get_api(hass, LLM_API_ID, speaker())
+    assert [tool.name for tool in api.tools] == ["RecallMemories", "RememberFact", "ListReminders"]
+    assert "RecallMemories" in api.api_prompt
+    assert "Répondez en français" in api.api_prompt
+
+    assert await hass.config_entries.async_unload(entry.entry_id)
+    assert LLM_API_ID not in {api.id for api in llm.async_get_apis(hass)}
+
+
+async def test_prompt_follows_the_language_of_the_request(
+    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """English and Greek requests get the prompt in their language."""
+    await setup_memory()
+    for language, words in (("en", "Never invent a memory"), ("el", "Μην επινοείτε")):
+        context = speaker()
+        context.language = language
+        api = await llm.async_get_api(hass, LLM_API_ID, context)
+        assert words in api.api_prompt
+
+
+async def test_remember_then_recall(
+    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """A fact another agent saves is stored once, marked as theirs, and recalled by topic."""
+    entry = await setup_memory()
+    saved = await call(hass, "RememberFact", fact="Mon médecin c'est le docteur Dupont")
+    assert saved == {"remembered": "Mon médecin c'est le docteur Dupont", "kind": "fact"}
+    await call(hass, "RememberFact", fact="Mon médecin c'est le docteur Dupont")
+    stored = await entry.runtime_data.engine.memory.list("assist")
+    assert [(m.content, m.source) for m in stored] == [
+        ("Mon médecin c'est le docteur Dupont", "llm_api")
+    ]
+
+    found = await call(hass, "RecallMemories", subject="médecin")
+    assert found == {
+        "subject": "médecin",
+        "memories": [{"kind": "fact", "content": "Mon médecin c'est le docteur Dupont"}],
+    }
+    assert (await call(hass, "RecallMemories", subject="jardinage"))["memories"] == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("RememberFact", {}),
+        ("RememberFact", {"fact": "   "}),
+        ("RememberFact", {"fact": "x" * 5000}),
+        ("RememberFact", {"fact": "Le code de la porte", "kind": "secret"}),
+        ("RememberFact", {"fact": ["une", "liste"]}),
+        ("RecallMemories", {}),
+        ("RecallMemories", {"subject": ""}),
+        ("RecallMemories", {"subject": "   "}),
+        ("ListReminders", {"unexpected": 1}),
+    ],
+)
+async def test_bad_arguments_get_a_clear_error_and_store_nothing(
+    hass: HomeAssistant,
+    setup_memory: Callable[..., Awaitable[MockConfigEntry]],
+    tool: str,
+    arguments: dict[str, Any],
+) -> None:
+    """The model hears what was wrong; no memory is written."""
+    entry = await setup_memory()
+    with pytest.raises(HomeAssistantError, match=r"Invalid arguments|Not remembered"):
+        await call(hass, tool, **arguments)
+    assert await entry.runtime_data.engine.memory.list("assist") == []
+
+
+async def test_reminders_and_alarms_of_the_speaker_only(
+    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """The household speaker lists its reminders, tasks and alarms, not the glasses' ones."""
+    entry = await setup_memory()
+    memory = entry.runtime_data.engine.memory
+    await memory.remember("assist", "reminder", "Appeler Anna demain à 15 h", source="assist")
+    await memory.remember("assist", "task", "Acheter du pain", source="assist")
+    await memory.remember(GLASSES, "reminder", "Rendez-vous chez le dentiste", source="capture")
+    alarms = entry.runtime_data.assist.alarms
+    await alarms.async_add(AlarmTime(7, 30), client_id="assist", language="fr")
+    await alarms.async_add(AlarmTime(6, 0), client_id=GLASSES, language="fr")
+
+    listed = await call(hass, "ListReminders")
+    assert [(r["kind"], r["content"]) for r in listed["reminders"]] == [
+        ("task", "Acheter du pain"),
+        ("reminder", "Appeler Anna demain à 15 h"),
+    ]
+    assert all(len(r["noted_on"]) == 10 for r in listed["reminders"])
+    assert [a["time"] for a in listed["alarms"]] == ["07:30"]
+
+
+async def test_a_linked_user_reaches_their_glasses_and_nobody_else_does(
+    hass: HomeAssistant,
+    setup_memory: Callable[..., Awaitable[MockConfigEntry]],
+    hass_admin_user: MockUser,
+) -> None:
+    """Léa (a person linked to her glasses) reads and writes her glasses' memories only; an
+    unlinked user and a device stay in the household's; our own agent agrees for Léa."""
+    hass.states.async_set("person.lea", "home", {"user_id": hass_admin_user.id})
+    entry = await setup_memory(**{CONF_MEMORY_LINKS: f"person.lea = {GLASSES}\n"})
+    memory = entry.runtime_data.engine.memory
+    await memory.remember(GLASSES, "person", "Ma petite-fille Léa commence la fac à Lyon")
+    await memory.remember("assist", "person", "La voisine Léa arrose les plantes")
+    lea = speaker(user_id=hass_admin_user.id)
+
+    found = await call(hass, "RecallMemories", lea, subject="Léa")
+    assert [m["content"] for m in found["memories"]] == [
+        "Ma petite-fille Léa commence la fac à Lyon"
+    ]
+    others = await call(hass, "RecallMemories", speaker("another-user", "kitchen"), subject="Léa")
+    assert [m["content"] for m in others["memories"]] == ["La voisine Léa arrose les plantes"]
+
+    await call(hass, "RememberFact", lea, fact="Je préfère le thé vert", kind="preference")
+    assert [(m.kind, m.content) for m in await memory.list(GLASSES)] == [
+        ("preference", "Je préfère le thé vert"),
+        ("person", "Ma petite-fille Léa commence la fac à Lyon"),
+    ]
+    assert "Je préfère le thé vert" not in [m.content for m in await memory.list("assist")]
+
+    # Our own Assist agent, asked by Léa, answers from the same client.
+    result = await conversation.async_converse(
+        hass,
+        "Qu'est-ce que tu sais sur Léa ?",
+        None,
+        Context(user_id=hass_admin_user.id),
+        language="fr",
+        agent_id=agent_of(hass, entry),
+    )
+    speech = result.response.speech["plain"]["speech"]
+    assert "fac à Lyon" in speech
+    assert "voisine" not in speech
+    await conversation.async_converse(
+        hass,
+        "Souviens-toi que mon dentiste est le docteur Roux",
+        None,
+        Context(user_id=hass_admin_user.id),
+        language="fr",
+        agent_id=agent_of(hass, entry),
+    )
+    assert "mon dentiste est le docteur Roux" in [m.content for m in await memory.list(GLASSES)]
+    household = await ask(hass, entry, "Qu'est-ce que tu sais sur Léa ?")
+    assert "voisine" in household.speech
+    assert "fac à Lyon" not in household.speech
+
+
+async def test_a_linked_device_reaches_its_client(
+    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """A voice satellite linked to the glasses sets and lists that client's alarms."""
+    entry = await setup_memory(**{CONF_MEMORY_LINKS: f"satellite-bedroom = {GLASSES}"})
+    await entry.runtime_data.assist.alarms.async_add(
+        AlarmTime(6, 15), client_id=GLASSES, language="fr"
+    )
+    await entry.runtime_data.assist.alarms.async_add(
+        AlarmTime(8, 0), client_id="assist", language="fr"
+    )
+    bedroom = await call(hass, "ListReminders", speaker(device_id="satellite-bedroom"))
+    assert [a["time"] for a in bedroom["alarms"]] == ["06:15"]
+    spoken = await ask(hass, entry, "Quels réveils sont prévus ?", device_id="satellite-bedroom")
+    assert "6" in spoken.speech
+    assert "8" not in spoken.speech
+
+
+# ---------------------------------------------------------------------------------------------
+# End to end: Home Assistant's own Ollama agent, configured to use "HomeBuddy memory"
+# ---------------------------------------------------------------------------------------------
+
+
+async def test_ollama_agent_recalls_through_our_tool(
+    hass: HomeAssistant,
+    setup_memory: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """The core Ollama agent calls RecallMemories; the memory reaches the model's second
+    request and the user hears the model's answer."""
+    entry = await setup_memory()
+    await entry.runtime_data.engine.memory.remember(
+        "assist", "fact", "Mon médecin c'est le docteur Dupont"
+    )
+    ollama_entry = MockConfigEntry(
+        domain="ollama",
+        data={"url": fake_ollama.url},
+        version=3,
+        minor_version=3,
+        subentries_data=[
+            ConfigSubentryData(
+                data={"model": MODEL, CONF_LLM_HASS_API: [LLM_API_ID], "prompt": "Sois bref."},
+                subentry_type="conversation",
+                title="Ollama Conversation",
+                unique_id=None,
+            )
+        ],
+    )
+    ollama_entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(ollama_entry.entry_id)
+    await hass.async_block_till_done()
+    assert ollama_entry.state is ConfigEntryState.LOADED
+    subentry_id = next(iter(ollama_entry.subentries))
+    agent = er.async_get(hass).async_get_entity_id("conversation", "ollama", subentry_id)
+    assert agent is not None
+
+    fake_ollama.requests.clear()
+    fake_ollama.queue(
+        call_tool("RecallMemories", subject="médecin"),
+        FakeReply(content="Votre médecin est le docteur Dupont."),
+    )
+    result = await conversation.async_converse(
+        hass, "Comment s'appelle mon médecin ?", None, Context(), language="fr", agent_id=agent
+    )
+
+    assert result.response.speech["plain"]["speech"] == "Votre médecin est le docteur Dupont."
+    first, second = fake_ollama.requests
+    assert first["stream"] is True
+    offered = [tool["function"]["name"] for tool in first["tools"]]
+    assert offered == ["RecallMemories", "RememberFact", "ListReminders"]
+    assert "RecallMemories" in first["messages"][0]["content"]  # our prompt, in the system one
+    tool_messages = [m for m in second["messages"] if m["role"] == "tool"]
+    assert len(tool_messages) == 1
+    assert "Mon médecin c'est le docteur Dupont" in tool_messages[0]["content"]
+    assert await hass.config_entries.async_unload(ollama_entry.entry_id)
+
+
+async def test_diagnostics_do_not_show_who_is_linked(
+    hass: HomeAssistant,
+    setup_memory: Callable[..., Awaitable[MockConfigEntry]],
+    hass_client: ClientSessionGenerator,
+) -> None:
+    """The speaker links name people and devices: redacted in diagnostics."""
+    entry = await setup_memory(**{CONF_MEMORY_LINKS: f"person.lea = {GLASSES}"})
+    diagnostics = await get_diagnostics_for_config_entry(hass, hass_client, entry)
+    assert diagnostics["entry"]["options"][CONF_MEMORY_LINKS] == "**REDACTED**"
+    assert GLASSES not in str(diagnostics)
