@@ -122,7 +122,7 @@ def extraction_schema() -> dict[str, Any]:
 
 def extraction_messages(turns: Sequence[HeardTurn], language: str) -> list[dict[str, str]]:
     """The chat messages asking the model for the durable facts of ``turns``."""
-    system = f"""You keep the long-term memory of a personal assistant. From the numbered \
+    system = f"""You learn what a personal assistant should remember. From the numbered \
 conversation turns, list the durable facts about the user worth remembering for weeks: people \
 in their life and how they relate to them (kind person), their preferences (kind preference), \
 routines, appointments and plans, and health facts the user states about themselves (kind fact). \
@@ -223,7 +223,7 @@ def decision_messages(
     facts: Sequence[LearnedFact], candidates: Sequence[Sequence[MemoryRecord]]
 ) -> list[dict[str, str]]:
     """The chat messages asking what each new fact changes; ``candidates[i]``: fact i's."""
-    system = """You keep the long-term memory of a personal assistant. For each new fact, \
+    system = """You keep what a personal assistant remembers up to date. For each new fact, \
 compare it with the numbered memories shown under it and decide: ADD (new information), UPDATE \
 (it refines or completes memory N, which stays true), SUPERSEDE (memory N is no longer true: \
 the new fact replaces it, e.g. a new doctor, a moved appointment, a changed preference) or NONE \

@@ -22,7 +22,6 @@ from typing import Any, Final
 
 import aiosqlite
 
-from ..config import EngineConfig
 from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
 from ..llm import ModelError, OllamaModel
 from ..storage.database import ProactiveStore
@@ -108,12 +107,13 @@ class MemoryEngine:
         *,
         model: OllamaModel | None = None,
         weights: ScoreWeights | None = None,
-        learning_turns: int = EngineConfig.memory_learning_turns,
+        learning_turns: int = 0,
     ) -> None:
         """Bind the store, the clock and (for summaries and learning) the model.
 
         ``learning_turns``: a client's final turns learned from in one batch (also when its
-        episode closes); 0 learns nothing from conversation.
+        episode closes); 0 learns nothing from conversation (the hosts pass the tuning value,
+        ``memory_learning_turns``).
         """
         self.store = store
         self.clock = clock
