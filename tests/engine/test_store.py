@@ -285,7 +285,9 @@ async def test_migration_6_removes_exact_duplicates_and_keeps_the_rest(tmp_path:
         transcript("three times", event_id="e2"),
     ):
         await insert_old_transcript(old, record)
-    await insert_old_memory(old, client_id="c1", kind="fact", content="a kept memory", created_at=NOW)
+    await insert_old_memory(
+        old, client_id="c1", kind="fact", content="a kept memory", created_at=NOW
+    )
     await old.add_auth_session("hash", "user", NOW, NOW + timedelta(days=1))
     await old.close()
 
