@@ -38,6 +38,7 @@ from .learning import (
     parse_extraction,
 )
 from .records import STORE_FACTUAL
+from .search import search_text
 from .stores import MemoryStore
 
 LOGGER = logging.getLogger(__name__)
@@ -141,7 +142,10 @@ class Learner:
             await self.similar(client_id, fact.content, DECISION_CANDIDATES) for fact in facts
         ]
         answer: dict[str, Any] = {"decisions": []}
-        if any(candidates):
+        if any(
+            shown and not any(search_text(m.content) == search_text(fact.content) for m in shown)
+            for fact, shown in zip(facts, candidates, strict=True)
+        ):  # something to decide: a fact with similar memories, none of them saying it
             answer = await model.chat_json(
                 decision_messages(facts, candidates),
                 decision_schema(),
@@ -168,11 +172,13 @@ class Learner:
             await self._history(target.id, client_id, ACTION_UPDATED, fact, now, old=target.content)
             record = await self.memories.get(STORE_FACTUAL, target.id)
             return record if isinstance(record, MemoryRecord) else None
+        # True from when it was said: the newest turn it comes from.
+        said = max(turn.at for turn in fact.turns)
         added = await self.memories.add_fact(
             client_id=client_id,
             kind=fact.kind,
             content=fact.content,
-            created_at=now,
+            created_at=said,
             importance=LEARNED_IMPORTANCE,
             source=SOURCE_LEARNED,
             provenance=fact.provenance(),
@@ -180,7 +186,7 @@ class Learner:
         superseded = (
             decision.action == ACTION_SUPERSEDE
             and target is not None
-            and await self.memories.supersede_fact(target.id, added.id, now)
+            and await self.memories.supersede_fact(target.id, added.id, said)
         )
         await self._history(
             added.id,
