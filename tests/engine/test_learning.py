@@ -20,7 +20,7 @@ from custom_components.homebuddy_proactive.engine.llm import OllamaModel
 from custom_components.homebuddy_proactive.engine.memory import STORE_FACTUAL, MemoryEngine
 from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
 from tests.engine.conftest import EngineHarness
-from tests.fake_ollama import FakeOllama, FakeReply, decline
+from tests.fake_ollama import FakeOllama, FakeReply, decline, last_user_prompt
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 Factory = Callable[..., Any]
@@ -500,7 +500,15 @@ async def test_over_the_socket_only_the_current_doctor_reaches_the_model(
     await socket.text(final("C'est qui déjà mon médecin ?", "e3"))
     await acked(harness, socket, "e3")
     async with asyncio.timeout(3):  # the question's card is asked for after its ack
-        await model.arrived["other"].wait()
+        while True:
+            model.arrived["other"].clear()
+            if any(
+                "déjà mon médecin" in last_user_prompt(b)
+                for b in fake_ollama.requests[asked:]
+                if kind_of(b) == "other"
+            ):
+                break
+            await model.arrived["other"].wait()
     await harness.engine.memory.settle()
     prompts = [remembered_in(b) for b in fake_ollama.requests[asked:] if kind_of(b) == "other"]
     assert any("docteur Martin" in p for p in prompts), prompts

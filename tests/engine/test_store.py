@@ -98,6 +98,42 @@ async def test_migrates_from_previous_version_keeping_rows(tmp_path: Path) -> No
         await store.close()
 
 
+async def test_migration_8_keeps_every_memory_current_and_searchable(tmp_path: Path) -> None:
+    """A schema-7 file's memories are all current after v8 (valid from their creation, no
+    history yet), still found by search; a superseded one then leaves the index."""
+    path = tmp_path / "v7.db"
+    old = await ProactiveStore.open(path, target_version=7)
+    ids = [
+        await insert_old_memory(old, client_id="c1", kind="person", content=content, created_at=NOW)
+        for content in ("Le docteur Dupont est mon médecin", "Léa étudie à Lyon")
+    ]
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        memories = await store.list_memories(["c1"])
+        assert sorted(m.id for m in memories) == ids
+        assert all(m.current and m.valid_from == NOW and m.provenance is None for m in memories)
+        async with store.connection.execute("SELECT count(*) FROM memory_history") as cursor:
+            assert (await cursor.fetchone()) == (0,)
+        newer = await store.add_memory(
+            client_id="c1", kind="person", content="Le docteur Martin", created_at=NOW
+        )
+        await store.connection.execute(
+            "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE id = ?",
+            (NOW.isoformat(), newer.id, ids[0]),
+        )
+        await store.connection.commit()
+        async with store.connection.execute(
+            "SELECT rowid / 4 FROM memory_search WHERE memory_search MATCH 'docteur'"
+        ) as cursor:
+            assert [row[0] for row in await cursor.fetchall()] == [newer.id]
+        assert {m.id for m in await store.list_memories(["c1"])} == {ids[1], newer.id}
+    finally:
+        await store.close()
+
+
 async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     """A file written by a newer version is not touched."""
     path = tmp_path / "future.db"
