@@ -5,8 +5,13 @@ memories and affective memories live in the engine's SQLite file (``stores.py``)
 client and ``global``. :class:`MemoryEngine` is the room's facade: it validates requests
 (``validation.py``), follows conversations into episodes and their summaries (``episodes.py``),
 retrieves memories for a prompt (``recall.py``) and runs the decay rules on a schedule the host
-gives it (``maintenance.py``). The user lists, corrects, forgets and exports memories through
-both hosts. Nothing here logs a memory's contents.
+gives it (``maintenance.py``), and learns lasting facts from conversation, remembering what
+they change (``learner.py``, ``learning.py``, ``history.py``). The user lists, corrects, forgets
+and exports memories, and sees a fact's history, through both hosts. Nothing here logs a
+memory's contents.
+
+Past 600 lines for a reason: this is the one class both hosts call, so every public operation
+of the room is here; each is a few lines over the modules named above, where the work is.
 """
 
 from __future__ import annotations
@@ -693,7 +698,7 @@ class MemoryEngine:
 
     # Last: inside the class body, later annotations would read ``list`` as this method.
     async def list(self, client_id: str) -> list[MemoryRecord]:
-        """Return every factual memory of a client, newest first."""
+        """Return every current factual memory of a client (none superseded), newest first."""
         return await self.store.list_memories((client_id,), limit=EXPORT_LIMIT)
 
 
