@@ -463,6 +463,9 @@ class MemoryEngine:
             )
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
+        if self._closed:  # closing: no new work that close() would not cancel
+            coroutine.close()
+            return
         task = asyncio.create_task(coroutine, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
