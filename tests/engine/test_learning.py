@@ -19,7 +19,7 @@ import pytest
 from custom_components.homebuddy_proactive.engine.llm import OllamaModel
 from custom_components.homebuddy_proactive.engine.memory import STORE_FACTUAL, MemoryEngine
 from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
-from tests.engine.conftest import EngineHarness
+from tests.engine.conftest import Socket
 from tests.fake_ollama import FakeOllama, FakeReply, decline, last_user_prompt
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -57,7 +57,9 @@ def prompt_of(body: dict[str, Any]) -> str:
     return str(body["messages"][-1]["content"])
 
 
-def fact(content: str, quote: str, *, turn: int = 1, kind: str = "fact", about: str = "self"):  # type: ignore[no-untyped-def]
+def fact(
+    content: str, quote: str, *, turn: int = 1, kind: str = "fact", about: str = "self"
+) -> dict[str, Any]:
     """One extracted fact as the model writes it."""
     return {"kind": kind, "content": content, "about": about, "turns": [turn], "quote": quote}
 
@@ -225,6 +227,28 @@ async def test_one_model_call_per_batch_and_a_closed_episode_learns_what_waits(
     assert len(extractions) == 3
     assert "numéro 9" in prompt_of(extractions[-1])
     assert "numéro 8" not in prompt_of(extractions[-1])
+
+
+async def test_turns_waiting_behind_a_stalled_batch_are_bounded(
+    learning: Factory, fake_ollama: FakeOllama
+) -> None:
+    """While the model stalls, a client's waiting turns keep only the newest 60; then one batch
+    learns from them."""
+    m = await learning(turns=1)
+    stall = asyncio.Event()
+    model = Model(stall=stall)
+    fake_ollama.handler = model
+    await m.say("Première phrase.")
+    async with asyncio.timeout(3):
+        await model.arrived["extract"].wait()
+    await m.say(*(f"Phrase en attente {n}." for n in range(1, 71)))
+    stall.set()
+    await m.engine.settle()
+    first, second = calls(fake_ollama, "extract")
+    assert "Première phrase" in prompt_of(first)
+    waiting = prompt_of(second)
+    assert "[60] owner: Phrase en attente 70." in waiting
+    assert "Phrase en attente 10." not in waiting and "Phrase en attente 11." in waiting
 
 
 async def test_the_assistants_own_words_are_never_learned_from(
@@ -473,7 +497,7 @@ def partial(text: str, event_id: str) -> str:
     return json.dumps({"type": "transcript", "event_id": event_id, "text": text, "is_final": False})
 
 
-async def acked(harness: EngineHarness, socket: Any, event_id: str) -> dict[str, Any]:
+async def acked(socket: Socket, event_id: str) -> dict[str, Any]:
     """Wait for the ack of a final."""
     frame: dict[str, Any] = await socket.wait_for(
         lambda f: f["type"] == "ack" and f.get("event_id") == event_id, 3
@@ -490,15 +514,15 @@ async def test_over_the_socket_only_the_current_doctor_reaches_the_model(
     fake_ollama.handler = model
     socket = await harness.connect()
     await socket.text(final(DUPONT_SAID, "e1"))
-    await acked(harness, socket, "e1")
+    await acked(socket, "e1")
     await harness.engine.memory.settle()
     await socket.text(final(MARTIN_SAID, "e2"))
-    await acked(harness, socket, "e2")
+    await acked(socket, "e2")
     await harness.engine.memory.settle()
     asked = len(fake_ollama.requests)
     model.arrived["other"].clear()
     await socket.text(final("C'est qui déjà mon médecin ?", "e3"))
-    await acked(harness, socket, "e3")
+    await acked(socket, "e3")
     async with asyncio.timeout(3):  # the question's card is asked for after its ack
         while True:
             model.arrived["other"].clear()
@@ -533,13 +557,13 @@ async def test_acks_do_not_wait_for_learning_and_partials_are_never_learned(
     socket = await harness.connect()
     await socket.text(partial("ma sœur s'appelle Zoé", "p1"))
     await socket.text(final("Phrase finale numéro 1.", "e1"))
-    await acked(harness, socket, "e1")
+    await acked(socket, "e1")
     async with asyncio.timeout(3):  # its batch reaches the model, which stalls
         await model.arrived["extract"].wait()
     for number in (2, 3):
         started = time.monotonic()
         await socket.text(final(f"Phrase finale numéro {number}.", f"e{number}"))
-        await acked(harness, socket, f"e{number}")
+        await acked(socket, f"e{number}")
         assert time.monotonic() - started < 0.5
     assert fake_ollama.in_flight >= 1
     assert len(calls(fake_ollama, "extract")) == 1  # one batch in flight for the client
