@@ -273,6 +273,7 @@ OPTION_SECTIONS: Final[tuple[OptionSection, ...]] = (
             "memory_weight_frequency",
             "memory_weight_feedback",
             "memory_weight_importance",
+            "memory_learning_turns",
         ),
     ),
     OptionSection(

@@ -48,6 +48,7 @@ SERVICE_LIST_MEMORIES: Final = "list_memories"
 SERVICE_UPDATE_MEMORY: Final = "update_memory"
 SERVICE_FORGET_MEMORY: Final = "forget_memory"
 SERVICE_EXPORT_MEMORIES: Final = "export_memories"
+SERVICE_MEMORY_HISTORY: Final = "memory_history"
 
 ATTR_CLIENT_ID: Final = "client_id"
 ATTR_STORE: Final = "store"
@@ -66,6 +67,7 @@ ATTR_TOPICS: Final = "topics"
 ATTR_EMOTIONAL_TONE: Final = "emotional_tone"
 ATTR_MEMORY_ID: Final = "memory_id"
 ATTR_LIMIT: Final = "limit"
+ATTR_INCLUDE_SUPERSEDED: Final = "include_superseded"
 
 ADDABLE_STORES: Final = (STORE_FACTUAL, STORE_PROCEDURAL, STORE_AFFECTIVE)
 SOURCE: Final = "home_assistant"
@@ -117,6 +119,7 @@ LIST_MEMORIES_FILTERS: Final[VolDictType] = {
     vol.Optional(ATTR_STORE): vol.In(MEMORY_STORES),
     vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
     vol.Optional(ATTR_LIMIT, default=100): vol.All(vol.Coerce(int), vol.Range(min=1, max=1000)),
+    vol.Optional(ATTR_INCLUDE_SUPERSEDED, default=False): cv.boolean,
 }
 LIST_MEMORIES_SCHEMA: Final = vol.Schema(
     {vol.Required(ATTR_CLIENT_ID): valid_client_id, **LIST_MEMORIES_FILTERS}
@@ -151,6 +154,12 @@ FORGET_MEMORY_SCHEMA: Final = vol.Schema(
     }
 )
 EXPORT_MEMORIES_SCHEMA: Final = vol.Schema({vol.Required(ATTR_CLIENT_ID): valid_client_id})
+MEMORY_HISTORY_SCHEMA: Final = vol.Schema(
+    {
+        vol.Required(ATTR_MEMORY_ID): _MEMORY_ID,
+        vol.Optional(ATTR_CLIENT_ID): valid_client_id,
+    }
+)
 
 
 def _memory(hass: HomeAssistant) -> MemoryEngine:
@@ -220,7 +229,11 @@ async def async_list_memories(hass: HomeAssistant, data: Mapping[str, Any]) -> d
     client_id = data.get(ATTR_CLIENT_ID)
     try:
         memories = await _memory(hass).overview(
-            client_id, data.get(ATTR_STORE), data[ATTR_LIMIT], kind=data.get(ATTR_KIND)
+            client_id,
+            data.get(ATTR_STORE),
+            data[ATTR_LIMIT],
+            kind=data.get(ATTR_KIND),
+            include_superseded=data.get(ATTR_INCLUDE_SUPERSEDED, False),
         )
     except MemoryError as err:
         raise ServiceValidationError(
@@ -268,6 +281,16 @@ async def async_forget_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> N
         raise _not_found(store, memory_id)
 
 
+async def async_memory_history(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A factual memory as it is now and what changed it: learned, updated, superseded,
+    edited, forgotten."""
+    memory_id = data[ATTR_MEMORY_ID]
+    try:
+        return await _memory(hass).history(memory_id, data.get(ATTR_CLIENT_ID))
+    except MemoryNotFoundError as err:
+        raise _not_found(STORE_FACTUAL, memory_id) from err
+
+
 async def async_export_memories(hass: HomeAssistant, data: Mapping[str, Any]) -> dict[str, Any]:
     """Everything remembered about a client, store by store."""
     return await _memory(hass).export(data[ATTR_CLIENT_ID])
@@ -301,6 +324,12 @@ def async_setup_memory_services(hass: HomeAssistant) -> None:
             SERVICE_EXPORT_MEMORIES,
             EXPORT_MEMORIES_SCHEMA,
             async_export_memories,
+            SupportsResponse.ONLY,
+        ),
+        (
+            SERVICE_MEMORY_HISTORY,
+            MEMORY_HISTORY_SCHEMA,
+            async_memory_history,
             SupportsResponse.ONLY,
         ),
     ):

@@ -1,4 +1,4 @@
-"""Websocket API of the memories, for the UI: list, add, update, forget and export; and
+"""Websocket API of the memories, for the UI: list, add, update, forget, export and history; and
 ``homebuddy_proactive/session_summary`` (a session's summary, moments and missed cards).
 
 Registered once per Home Assistant instance from ``async_setup``. Each command runs the same
@@ -38,11 +38,13 @@ from .services import (
     EXPORT_MEMORIES_SCHEMA,
     FORGET_MEMORY_SCHEMA,
     LIST_MEMORIES_FILTERS,
+    MEMORY_HISTORY_SCHEMA,
     UPDATE_MEMORY_SCHEMA,
     async_add_memory,
     async_export_memories,
     async_forget_memory,
     async_list_memories,
+    async_memory_history,
     async_update_memory,
     valid_client_id,
 )
@@ -107,6 +109,7 @@ COMMANDS: Final = (
     _command("update", UPDATE_MEMORY_SCHEMA.schema, async_update_memory),
     _command("forget", FORGET_MEMORY_SCHEMA.schema, async_forget_memory),
     _command("export", EXPORT_MEMORIES_SCHEMA.schema, async_export_memories),
+    _command("history", MEMORY_HISTORY_SCHEMA.schema, async_memory_history),
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,16 @@ async def engine_factory(
         await harness.engine.close()
         await harness.store.close()
         await harness.model.close()
+
+
+async def insert_old_memory(
+    store: ProactiveStore, *, client_id: str, kind: str, content: str, created_at: datetime
+) -> int:
+    """Insert a factual memory as a file before schema 8 could (no validity columns)."""
+    cursor = await store.connection.execute(
+        "INSERT INTO memories (client_id, kind, content, created_at) VALUES (?, ?, ?, ?)",
+        (client_id, kind, content, created_at.isoformat()),
+    )
+    await store.connection.commit()
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid

@@ -42,7 +42,7 @@ from custom_components.homebuddy_proactive.engine.storage import (
     MemoryRecord,
     ProactiveStore,
 )
-from tests.engine.conftest import EngineHarness
+from tests.engine.conftest import EngineHarness, insert_old_memory
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -963,8 +963,8 @@ async def test_a_v2_file_is_migrated_and_its_memories_become_searchable(tmp_path
     """Memories written before the search index existed are found after the upgrade."""
     path = tmp_path / "old.db"
     old = await ProactiveStore.open(path, target_version=2)
-    await old.add_memory(
-        client_id="c1", kind="person", content="Ο Παπαδόπουλος είναι γιατρός", created_at=T0
+    await insert_old_memory(
+        old, client_id="c1", kind="person", content="Ο Παπαδόπουλος είναι γιατρός", created_at=T0
     )
     await old.close()
     store = await ProactiveStore.open(path)
@@ -992,8 +992,8 @@ async def test_a_v4_file_is_reindexed_under_the_one_fold(tmp_path: Path) -> None
     old = await ProactiveStore.open(path, target_version=4)
     # Write as a v4 engine did: its triggers folded with the former function.
     await old.connection.create_function("hb_search_text", 1, _v3_fold, deterministic=True)
-    fact = await old.add_memory(
-        client_id="c1", kind="fact", content="Søren spends l’été in Tromsø", created_at=T0
+    fact_id = await insert_old_memory(
+        old, client_id="c1", kind="fact", content="Søren spends l’été in Tromsø", created_at=T0
     )
     await old.connection.execute(
         "INSERT INTO memory_procedures (client_id, name, name_key, steps, created_at,"
@@ -1013,7 +1013,7 @@ async def test_a_v4_file_is_reindexed_under_the_one_fold(tmp_path: Path) -> None
             "Søren’s bread: 1. Knead",
         }
         again = await engine.remember("c1", "fact", "Soren spends l'ete in Tromso")
-        assert again.id == fact.id
+        assert again.id == fact_id
         procedure = await engine.procedure("c1", "soren's BREAD")
         assert procedure is not None and procedure.steps == ("Knead",)
     finally:

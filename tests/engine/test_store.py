@@ -19,6 +19,7 @@ from custom_components.homebuddy_proactive.engine.storage import (
     StoreError,
     TranscriptRecord,
 )
+from tests.engine.conftest import insert_old_memory
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -93,6 +94,42 @@ async def test_migrates_from_previous_version_keeping_rows(tmp_path: Path) -> No
             client_id="c1", kind="fact", content="new columns work", created_at=NOW
         )
         assert memory.importance == 0.5
+    finally:
+        await store.close()
+
+
+async def test_migration_8_keeps_every_memory_current_and_searchable(tmp_path: Path) -> None:
+    """A schema-7 file's memories are all current after v8 (valid from their creation, no
+    history yet), still found by search; a superseded one then leaves the index."""
+    path = tmp_path / "v7.db"
+    old = await ProactiveStore.open(path, target_version=7)
+    ids = [
+        await insert_old_memory(old, client_id="c1", kind="person", content=content, created_at=NOW)
+        for content in ("Le docteur Dupont est mon médecin", "Léa étudie à Lyon")
+    ]
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        memories = await store.list_memories(["c1"])
+        assert sorted(m.id for m in memories) == ids
+        assert all(m.current and m.valid_from == NOW and m.provenance is None for m in memories)
+        async with store.connection.execute("SELECT count(*) FROM memory_history") as cursor:
+            assert (await cursor.fetchone()) == (0,)
+        newer = await store.add_memory(
+            client_id="c1", kind="person", content="Le docteur Martin", created_at=NOW
+        )
+        await store.connection.execute(
+            "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE id = ?",
+            (NOW.isoformat(), newer.id, ids[0]),
+        )
+        await store.connection.commit()
+        async with store.connection.execute(
+            "SELECT rowid / 4 FROM memory_search WHERE memory_search MATCH 'docteur'"
+        ) as cursor:
+            assert [row[0] for row in await cursor.fetchall()] == [newer.id]
+        assert {m.id for m in await store.list_memories(["c1"])} == {ids[1], newer.id}
     finally:
         await store.close()
 
@@ -284,7 +321,9 @@ async def test_migration_6_removes_exact_duplicates_and_keeps_the_rest(tmp_path:
         transcript("three times", event_id="e2"),
     ):
         await insert_old_transcript(old, record)
-    await old.add_memory(client_id="c1", kind="fact", content="a kept memory", created_at=NOW)
+    await insert_old_memory(
+        old, client_id="c1", kind="fact", content="a kept memory", created_at=NOW
+    )
     await old.add_auth_session("hash", "user", NOW, NOW + timedelta(days=1))
     await old.close()
 

@@ -1151,3 +1151,77 @@ async def test_replays_stay_in_their_conversation_language_and_window(
     assert kitchen.speech == "Canberra, la capitale."
     assert (await ask(hass, entry, question, device_id="kitchen")).speech == kitchen.speech
     assert fake_ollama.chat_count == 5
+
+
+async def test_assist_turns_teach_a_fact_and_a_change_of_doctor(
+    hass: HomeAssistant,
+    setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """Said to Assist over two batches: Dupont, then Martin. The next answer's prompt holds
+    Martin only; Dupont is kept, superseded, in the history."""
+    dupont = "Le médecin de l'utilisateur est le docteur Dupont."
+    martin = "Le médecin de l'utilisateur est le docteur Martin."
+
+    def model(body: dict[str, Any]) -> FakeReply:
+        properties = body["format"]["properties"]
+        prompt = body["messages"][-1]["content"]
+        if "facts" in properties:
+            facts = [
+                {
+                    "kind": "person",
+                    "content": content,
+                    "about": "self",
+                    "turns": [1],
+                    "quote": quote,
+                }
+                for content, quote in (
+                    (dupont, "c'est le docteur Dupont"),
+                    (martin, "c'est le docteur Martin"),
+                )
+                if quote in prompt
+            ]
+            return FakeReply(content={"facts": facts})
+        if "decisions" in properties:
+            shown = int(prompt.split("memory ", 1)[1].split(" ", 1)[0])
+            return FakeReply(
+                content={"decisions": [{"fact": 1, "action": "SUPERSEDE", "memory": shown}]}
+            )
+        return FakeReply(content={"command": "chat", "text": "D'accord."})
+
+    fake_ollama.handler = model
+    # Learning runs where the engine may call the model in the back (not in heuristic mode).
+    entry = await setup_assist(detector_mode="conversate", memory_learning_turns=2)
+    memory = entry.runtime_data.engine.memory
+    await ask(hass, entry, "Mon médecin, c'est le docteur Dupont.")
+    await ask(hass, entry, "Il est très gentil.")
+    await memory.settle()
+    [learned] = await memory.overview(ASSIST_CLIENT_ID, "factual")
+    assert (learned["content"], learned["source"]) == (dupont, "learned")
+    await ask(hass, entry, "J'ai changé de médecin, c'est le docteur Martin maintenant.")
+    await ask(hass, entry, "Voilà.")
+    await memory.settle()
+    extractions = [r for r in fake_ollama.requests if "facts" in r["format"]["properties"]]
+    assert len(extractions) == 2  # one call per batch of two turns, none per utterance
+
+    recalled = await ask(hass, entry, "Qu'est-ce que tu sais sur mon médecin ?")
+    assert "Martin" in recalled.speech
+    assert "Dupont" not in recalled.speech
+    asked = len(fake_ollama.requests)
+    await ask(hass, entry, "Bonjour, aide-moi à préparer le rendez-vous chez mon médecin.")
+    [router] = [r for r in fake_ollama.requests[asked:] if "command" in r["format"]["properties"]]
+    system = router["messages"][0]["content"]
+    assert "docteur Martin" in system
+    assert "Dupont" not in system
+    history = await hass.services.async_call(
+        DOMAIN,
+        "memory_history",
+        {"memory_id": learned["id"]},
+        blocking=True,
+        return_response=True,
+    )
+    assert [(e["action"], e["source"]) for e in history["history"]] == [
+        ("added", "learned"),
+        ("superseded", "learned"),
+    ]
+    assert history["memory"]["current"] is False

@@ -27,6 +27,7 @@ MEMORY_SERVICES = (
     "update_memory",
     "forget_memory",
     "export_memories",
+    "memory_history",
 )
 
 
@@ -353,6 +354,45 @@ async def test_forgetting_a_missing_memory_says_so(
     }
     with pytest.raises(ServiceValidationError):
         await call(hass, "forget_memory", memory_id=12345, store="episodic")
+
+
+async def test_a_facts_history_shows_the_users_edit_and_superseded_facts_stay_apart(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """memory_history: added, then edited by the user (old and new words); a superseded fact
+    is listed only on request, with its end of validity."""
+    dupont, martin = "My doctor is Dr Dupont", "My doctor is Dr Martin"
+    added = (await call(hass, "add_memory", client_id="glasses-1", kind="person", content=dupont))[
+        "memory"
+    ]
+    await call(hass, "update_memory", memory_id=added["id"], content=f"{dupont}, in Lyon")
+    history = await call(hass, "memory_history", memory_id=added["id"], client_id="glasses-1")
+    assert history["memory"]["content"] == f"{dupont}, in Lyon"
+    assert [
+        (e["action"], e["source"], e["old_content"], e["new_content"]) for e in history["history"]
+    ] == [
+        ("added", "home_assistant", None, dupont),
+        ("edited", "user", dupont, f"{dupont}, in Lyon"),
+    ]
+    with pytest.raises(ServiceValidationError) as err:
+        await call(hass, "memory_history", memory_id=added["id"], client_id="glasses-2")
+    assert err.value.translation_key == "memory_not_found"
+
+    newer = (await call(hass, "add_memory", client_id="glasses-1", kind="person", content=martin))[
+        "memory"
+    ]
+    assert await memory_of(init_integration).memories.supersede_fact(
+        added["id"], newer["id"], dt_util.utcnow()
+    )
+    listed = await call(hass, "list_memories", client_id="glasses-1", store="factual")
+    assert [m["content"] for m in listed["memories"]] == [martin]
+    everything = await call(
+        hass, "list_memories", client_id="glasses-1", store="factual", include_superseded=True
+    )
+    assert {(m["content"], m["current"], m["superseded_by"]) for m in everything["memories"]} == {
+        (martin, True, None),
+        (f"{dupont}, in Lyon", False, newer["id"]),
+    }
 
 
 async def test_actions_need_a_loaded_entry(

@@ -22,6 +22,7 @@ CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("update", {"memory_id": 1, "content": "Léa is 8"}),
     ("forget", {"memory_id": 1}),
     ("export", {"client_id": "glasses-1"}),
+    ("history", {"memory_id": 1}),
 )
 
 
@@ -108,6 +109,24 @@ async def test_add_list_update_forget_and_export(
     assert (await result(ws, "list", client_id="glasses-1"))["memories"] == []
     remaining = init_integration.runtime_data.engine.memory
     assert [m.content for m in await remaining.list("glasses-2")] == ["The plumber is Jean"]
+
+
+async def test_history_shows_the_users_edit(ws: MockHAClientWebSocket) -> None:
+    """memories/history: the fact now and its changes; an unknown id is not_found."""
+    fact = (await result(ws, "add", client_id="glasses-1", content="Léa is 7"))["memory"]
+    await result(ws, "update", memory_id=fact["id"], content="Léa is 8")
+    history = await result(ws, "history", memory_id=fact["id"])
+    assert history["memory"]["content"] == "Léa is 8"
+    assert [(e["action"], e["old_content"], e["new_content"]) for e in history["history"]] == [
+        ("added", None, "Léa is 7"),
+        ("edited", "Léa is 7", "Léa is 8"),
+    ]
+    await result(ws, "forget", memory_id=fact["id"])
+    forgotten = await result(ws, "history", memory_id=fact["id"])
+    assert forgotten["memory"] is None
+    assert [e["action"] for e in forgotten["history"]] == ["forgotten"]
+    answer = await command(ws, "history", memory_id=fact["id"] + 100)
+    assert answer["error"]["code"] == "not_found"
 
 
 async def test_unknown_memory_is_not_found(ws: MockHAClientWebSocket) -> None:

@@ -127,6 +127,39 @@ async def test_every_long_term_store_can_be_corrected(client: Client) -> None:
     assert {r.kind for r in found} == {"procedure", "feeling", "episode"}
 
 
+async def test_a_facts_history_shows_the_users_edit(client: Client) -> None:
+    """GET /v1/memories/{id}/history: added by the API, edited by the user; 404 otherwise."""
+    auth = await headers(client)
+    fact = {"client_id": "g1", "kind": "person", "content": "My doctor is Dr Dupont"}
+    added = await (await client.post("/v1/memories", json=fact, headers=auth)).json()
+    response = await client.patch(
+        f"/v1/memories/{added['id']}", json={"content": "My doctor is Dr Martin"}, headers=auth
+    )
+    assert response.status == 200
+    response = await client.get(f"/v1/memories/{added['id']}/history", headers=auth)
+    assert response.status == 200
+    history = await response.json()
+    assert history["memory"]["content"] == "My doctor is Dr Martin"
+    assert [
+        (e["action"], e["source"], e["old_content"], e["new_content"]) for e in history["history"]
+    ] == [
+        ("added", "api", None, "My doctor is Dr Dupont"),
+        ("edited", "user", "My doctor is Dr Dupont", "My doctor is Dr Martin"),
+    ]
+    for params, status in (({"client_id": "g2"}, 404), ({}, 200)):
+        response = await client.get(
+            f"/v1/memories/{added['id']}/history", params=params, headers=auth
+        )
+        assert response.status == status
+    assert (await client.get("/v1/memories/999/history", headers=auth)).status == 404
+    assert (await client.get("/v1/memories/x/history", headers=auth)).status == 400
+    assert (await client.get(f"/v1/memories/{added['id']}/history")).status == 401
+    response = await client.get(
+        "/v1/memories", params={"client_id": "g1", "include_superseded": "maybe"}, headers=auth
+    )
+    assert response.status == 400
+
+
 async def test_an_unknown_store_is_a_bad_request(client: Client) -> None:
     """A store that does not exist is named in a 400."""
     auth = await headers(client)

@@ -141,6 +141,13 @@ TUNING_SETTINGS: Final[tuple[TuningSetting, ...]] = (
         step=0.05,
     ),
     TuningSetting(
+        key="memory_learning_turns",
+        env="MEMORY_LEARNING_TURNS",
+        default=8,
+        minimum=0,
+        maximum=60,
+    ),
+    TuningSetting(
         key="ollama_timeout_seconds",
         env="OLLAMA_TIMEOUT_SECONDS",
         default=45,
@@ -178,6 +185,7 @@ class EngineConfig:
     memory_weight_frequency: float = _default("memory_weight_frequency")
     memory_weight_feedback: float = _default("memory_weight_feedback")
     memory_weight_importance: float = _default("memory_weight_importance")
+    memory_learning_turns: int = _default("memory_learning_turns")
     ollama_timeout_seconds: float = _default("ollama_timeout_seconds")
 
     @property

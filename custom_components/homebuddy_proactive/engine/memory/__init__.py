@@ -1,5 +1,6 @@
 """Memory: the person's long-term memory in five stores (factual, episodic, procedural,
-affective, short-term), scored, searched, summarised and decayed; ``MemoryEngine`` is its facade.
+affective, short-term), scored, searched, summarised, decayed, and learned from conversation
+with each fact's history; ``MemoryEngine`` is its facade.
 
 May import ``storage``, ``text``, ``llm``, ``const`` and ``config``; never ``proactive``,
 ``assist`` or ``standalone``.

@@ -29,6 +29,7 @@ class FactualStore(MemoryTables):
         created_at: datetime,
         importance: float,
         source: str,
+        provenance: Mapping[str, Any] | None = None,
     ) -> MemoryRecord:
         """Store a factual memory (the index trigger makes it searchable)."""
         return await self._store.add_memory(
@@ -38,13 +39,15 @@ class FactualStore(MemoryTables):
             created_at=created_at,
             importance=importance,
             source=source,
+            provenance=provenance,
         )
 
     async def add_facts(self, rows: Iterable[Mapping[str, Any]]) -> None:
         """Store many factual memories in one transaction (imports, benchmarks, tests)."""
         await self._db.executemany(
-            "INSERT INTO memories (client_id, kind, content, created_at, importance, source)"
-            " VALUES (:client_id, :kind, :content, :created_at, :importance, :source)",
+            "INSERT INTO memories (client_id, kind, content, created_at, importance, source,"
+            " valid_from) VALUES (:client_id, :kind, :content, :created_at, :importance,"
+            " :source, :created_at)",
             [
                 {
                     "importance": 0.5,
@@ -97,6 +100,7 @@ class FactualStore(MemoryTables):
             parts.append(
                 f"SELECT * FROM (SELECT {MEMORY_COLUMNS}, {score_sql('created_at')}"
                 f" FROM memories WHERE client_id = :client{index} AND kind = 'preference'"
+                " AND valid_until IS NULL"
                 " ORDER BY importance DESC, created_at DESC LIMIT :limit)"
             )
         rows = await self._all(" UNION ALL ".join(parts), params)

@@ -101,6 +101,18 @@ class Recall:
         await self._touch(chosen, now)
         return chosen
 
+    async def similar_facts(self, client_id: str, text: str, limit: int) -> list[MemoryRecord]:
+        """The client's current factual memories most similar to ``text``, best first."""
+        hits = await self.memories.search(
+            (client_id,), query_terms(text), candidates=limit, stores=(STORE_FACTUAL,)
+        )
+        found: list[MemoryRecord] = []
+        for hit in hits:
+            record = await self.memories.get(STORE_FACTUAL, hit.id)
+            if isinstance(record, MemoryRecord) and record.current:
+                found.append(record)
+        return found
+
     async def _scored(
         self, hits: Sequence[SearchHit], now: datetime
     ) -> list[tuple[SearchHit, ScoredMemory]]:

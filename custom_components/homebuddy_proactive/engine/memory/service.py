@@ -5,8 +5,13 @@ memories and affective memories live in the engine's SQLite file (``stores.py``)
 client and ``global``. :class:`MemoryEngine` is the room's facade: it validates requests
 (``validation.py``), follows conversations into episodes and their summaries (``episodes.py``),
 retrieves memories for a prompt (``recall.py``) and runs the decay rules on a schedule the host
-gives it (``maintenance.py``). The user lists, corrects, forgets and exports memories through
-both hosts. Nothing here logs a memory's contents.
+gives it (``maintenance.py``), and learns lasting facts from conversation, remembering what
+they change (``learner.py``, ``learning.py``, ``history.py``). The user lists, corrects, forgets
+and exports memories, and sees a fact's history, through both hosts. Nothing here logs a
+memory's contents.
+
+Past 600 lines for a reason: this is the one class both hosts call, so every public operation
+of the room is here; each is a few lines over the modules named above, where the work is.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ from .episodes import (
     summary_messages,
     summary_schema,
 )
+from .history import ACTION_ADDED, ACTION_EDITED, ACTION_FORGOTTEN, HistoryEntry
+from .learner import Learner
+from .learning import HeardTurn
 from .maintenance import (
     MAINTENANCE_CHECK_SECONDS,
     MAINTENANCE_INTERVAL,
@@ -105,14 +113,24 @@ class MemoryEngine:
         *,
         model: OllamaModel | None = None,
         weights: ScoreWeights | None = None,
+        learning_turns: int = 0,
     ) -> None:
-        """Bind the store, the clock and (for episode summaries) the model."""
+        """Bind the store, the clock and (for summaries and learning) the model.
+
+        ``learning_turns``: a client's final turns learned from in one batch (also when its
+        episode closes); 0 learns nothing from conversation (the hosts pass the tuning value,
+        ``memory_learning_turns``).
+        """
         self.store = store
         self.clock = clock
         self.model = model
         self.weights = weights or ScoreWeights()
         self.memories = MemoryStore(store)
         self._recall = Recall(self.memories, clock, self.weights)
+        self._learner = Learner(
+            self.memories, clock, self.similar_facts, self._spawn, every_turns=learning_turns
+        )
+        self._learner.model = model
         # One turn at a time per client: two turns must not both open an episode.
         self._turn_locks: dict[str, asyncio.Lock] = {}
         self._turn_users: dict[str, int] = {}
@@ -149,7 +167,7 @@ class MemoryEngine:
             restated = await self.memories.get(STORE_FACTUAL, existing.id)
             assert isinstance(restated, MemoryRecord)
             return restated
-        return await self.memories.add_fact(
+        added = await self.memories.add_fact(
             client_id=client_id,
             kind=kind,
             content=content,
@@ -157,6 +175,43 @@ class MemoryEngine:
             importance=importance,
             source=source,
         )
+        await self.memories.record_history(
+            memory_id=added.id,
+            client_id=client_id,
+            action=ACTION_ADDED,
+            now=now,
+            source=source,
+            new_content=content,
+        )
+        return added
+
+    async def similar_facts(self, client_id: str, text: str, limit: int) -> list[MemoryRecord]:
+        """The client's current factual memories most similar to ``text``, best first.
+
+        The one search learning decides with (what a new fact changes is decided against these).
+        """
+        return await self._recall.similar_facts(client_id, text, limit)
+
+    async def history(self, memory_id: int, client_id: str | None = None) -> dict[str, Any]:
+        """A factual memory as stored now (None once forgotten) and its history, oldest first.
+
+        Raises :class:`MemoryNotFoundError` when there is neither (or it is another client's).
+        """
+        record = await self.memories.get(STORE_FACTUAL, memory_id)
+        entries: list[HistoryEntry] = await self.memories.history(memory_id)
+        owner = (
+            record.client_id
+            if record is not None
+            else next((entry.client_id for entry in entries), None)
+        )
+        if owner is None or client_id not in (None, owner):
+            raise MemoryNotFoundError(STORE_FACTUAL, memory_id)
+        return {
+            "memory_id": memory_id,
+            "client_id": owner,
+            "memory": _as_dict(record, with_turns=False) if record is not None else None,
+            "history": [entry.as_dict() for entry in entries],
+        }
 
     # -- procedural and affective ------------------------------------------------------------
 
@@ -278,7 +333,24 @@ class MemoryEngine:
                 language=language,
                 now=now,
             )
+        if self._learning:
+            self._learner.heard(
+                client_id,
+                HeardTurn(
+                    session_id=session_id,
+                    episode_id=episode_id,
+                    speaker=speaker,
+                    text=text,
+                    language=language,
+                    at=now,
+                ),
+            )
         return episode_id
+
+    @property
+    def _learning(self) -> bool:
+        """Whether facts are learned from conversation (a model, not heuristic mode)."""
+        return self.model is not None and self.model_summaries and not self._closed
 
     async def recent_turns(
         self, session_id: str, limit: int = SHORT_TERM_TURNS
@@ -327,6 +399,12 @@ class MemoryEngine:
             self._spawn(self._summarise(episode, record), "homebuddy episode summary")
         else:
             self._session_summarised(record)
+            self._episode_learned(episode.client_id)
+
+    def _episode_learned(self, client_id: str) -> None:
+        """Learn from the closed episode's waiting turns (after its summary: one call at once)."""
+        if self._learning:
+            self._learner.episode_closed(client_id)
 
     def _session_summarised(self, record: SessionSummaryRecord) -> None:
         if self.on_session_summary is not None:
@@ -342,6 +420,7 @@ class MemoryEngine:
             stored = await self.store.session_summaries(episode.session_id)
             final = next((r for r in stored if r.episode_id == episode.episode_id), extractive)
             self._session_summarised(final)
+            self._episode_learned(episode.client_id)
 
     async def _summarise_with_model(self, episode: EpisodeRecord) -> None:
         assert self.model is not None
@@ -385,6 +464,9 @@ class MemoryEngine:
             )
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
+        if self._closed:  # closing: no new work that close() would not cancel
+            coroutine.close()
+            return
         task = asyncio.create_task(coroutine, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -448,11 +530,13 @@ class MemoryEngine:
         limit: int = 1000,
         *,
         kind: str | None = None,
+        include_superseded: bool = False,
     ) -> list[dict[str, Any]]:
         """A client's memories of every store (or one), newest first, as dicts with ``store``.
 
         ``client_id=None`` lists every client's; ``kind`` only the factual memories of that
-        kind. Episodes are listed without their turn lists (:meth:`export` has them).
+        kind; factual memories a newer one superseded only with ``include_superseded``.
+        Episodes are listed without their turn lists (:meth:`export` has them).
         """
         stores = MEMORY_STORES if store is None else (check_store(store),)
         if kind is not None:
@@ -463,16 +547,21 @@ class MemoryEngine:
             stores = (STORE_FACTUAL,)
         entries: list[dict[str, Any]] = []
         for name in stores:
-            for record in await self.memories.list_store(name, client_id, limit, kind=kind):
+            for record in await self.memories.list_store(
+                name, client_id, limit, kind=kind, include_superseded=include_superseded
+            ):
                 entries.append(_as_dict(record, with_turns=False))
         entries.sort(key=lambda entry: (entry["created_at"], entry["id"]), reverse=True)
         return entries[:limit]
 
     async def export(self, client_id: str) -> dict[str, Any]:
-        """Everything remembered about a client, store by store."""
+        """Everything remembered about a client, store by store (superseded facts too, with
+        their validity)."""
         stores: dict[str, list[dict[str, Any]]] = {}
         for name in MEMORY_STORES:
-            records = await self.memories.list_store(name, client_id, EXPORT_LIMIT)
+            records = await self.memories.list_store(
+                name, client_id, EXPORT_LIMIT, include_superseded=True
+            )
             stores[name] = [_as_dict(record, with_turns=True) for record in records]
         return {
             "client_id": client_id,
@@ -484,8 +573,23 @@ class MemoryEngine:
     async def forget(
         self, memory_id: int, client_id: str | None = None, *, store: str = STORE_FACTUAL
     ) -> bool:
-        """Delete a memory of any store; False when it did not exist."""
-        return await self.memories.delete(check_store(store), memory_id, client_id)
+        """Delete a memory of any store; False when it did not exist.
+
+        A factual memory's history then holds only that it was forgotten (no content).
+        """
+        store = check_store(store)
+        record = await self.memories.get(store, memory_id) if store == STORE_FACTUAL else None
+        if not await self.memories.delete(store, memory_id, client_id):
+            return False
+        if record is not None:
+            await self.memories.record_history(
+                memory_id=memory_id,
+                client_id=record.client_id,
+                action=ACTION_FORGOTTEN,
+                now=self.clock(),
+                source="user",
+            )
+        return True
 
     async def revise(
         self,
@@ -522,6 +626,16 @@ class MemoryEngine:
         revised = await self.memories.get(store, memory_id)
         if revised is None:
             raise MemoryNotFoundError(store, memory_id)
+        if isinstance(record, MemoryRecord) and isinstance(revised, MemoryRecord):
+            await self.memories.record_history(
+                memory_id=memory_id,
+                client_id=record.client_id,
+                action=ACTION_EDITED,
+                now=self.clock(),
+                source="user",
+                old_content=record.content,
+                new_content=revised.content,
+            )
         return revised
 
     async def counts(self) -> dict[str, int]:
@@ -602,7 +716,7 @@ class MemoryEngine:
 
     # Last: inside the class body, later annotations would read ``list`` as this method.
     async def list(self, client_id: str) -> list[MemoryRecord]:
-        """Return every factual memory of a client, newest first."""
+        """Return every current factual memory of a client (none superseded), newest first."""
         return await self.store.list_memories((client_id,), limit=EXPORT_LIMIT)
 
 

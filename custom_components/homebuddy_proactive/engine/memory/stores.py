@@ -20,6 +20,7 @@ from ..storage.memory_schema import CODES
 from .affective import AffectiveStore
 from .conversation import ConversationStore
 from .factual import FactualStore
+from .history import HistoryStore
 from .procedural import ProceduralStore
 from .records import (
     AGE_COLUMNS,
@@ -65,7 +66,7 @@ _EDITABLE_COLUMNS: Final = {
 _JSON_COLUMNS: Final = frozenset({"topics", "steps", "prerequisites", "emotions", "triggers"})
 
 
-class MemoryStore(FactualStore, ConversationStore, ProceduralStore, AffectiveStore):
+class MemoryStore(FactualStore, HistoryStore, ConversationStore, ProceduralStore, AffectiveStore):
     """The memory tables of one :class:`ProactiveStore`."""
 
     # -- meta --------------------------------------------------------------------------------
@@ -94,15 +95,24 @@ class MemoryStore(FactualStore, ConversationStore, ProceduralStore, AffectiveSto
         return record_from_row(store, row) if row else None
 
     async def list_store(
-        self, store: str, client_id: str | None, limit: int, *, kind: str | None = None
+        self,
+        store: str,
+        client_id: str | None,
+        limit: int,
+        *,
+        kind: str | None = None,
+        include_superseded: bool = False,
     ) -> list[Any]:
         """A client's memories of one store (every client's for ``None``), newest first.
 
-        ``kind`` keeps only the factual memories of that kind.
+        ``kind`` keeps only the factual memories of that kind; superseded factual memories
+        are left out unless ``include_superseded``.
         """
         if store == STORE_SHORT_TERM:
             return await self.list_turns(client_id, limit)
         where, args = where_equal(client_id=client_id, kind=kind)
+        if store == STORE_FACTUAL and not include_superseded:
+            where += (" AND" if where else " WHERE") + " valid_until IS NULL"
         rows = await self._all(
             f"SELECT {STORE_COLUMNS[store]} FROM {STORE_TABLES[store]}{where}"
             f" ORDER BY {AGE_COLUMNS[store]} DESC, id DESC LIMIT ?",

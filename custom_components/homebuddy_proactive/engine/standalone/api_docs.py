@@ -236,7 +236,17 @@ def openapi_document(version: str) -> dict[str, Any]:
                 "get": {
                     "summary": "List a client's memories of one store",
                     "security": _BEARER,
-                    "parameters": [{**_CLIENT_ID, "required": True}, _MEMORY_QUERY[1]],
+                    "parameters": [
+                        {**_CLIENT_ID, "required": True},
+                        _MEMORY_QUERY[1],
+                        {
+                            "name": "include_superseded",
+                            "in": "query",
+                            "required": False,
+                            "schema": {"enum": ["true", "false"], "default": "false"},
+                            "description": "also the facts a newer one superseded",
+                        },
+                    ],
                     "responses": {"200": {"description": "the memories"}, **_errors(400, 401)},
                 },
             },
@@ -256,6 +266,18 @@ def openapi_document(version: str) -> dict[str, Any]:
                     "parameters": [_MEMORY_ID, *_MEMORY_QUERY],
                     "responses": {
                         "200": _json({"const": {"deleted": True}}, "deleted"),
+                        **_errors(400, 401, 404),
+                    },
+                },
+            },
+            "/v1/memories/{memory_id}/history": {
+                "get": {
+                    "summary": "A fact as it is now and what changed it (learned, updated,"
+                    " superseded, edited, forgotten), oldest first",
+                    "security": _BEARER,
+                    "parameters": [_MEMORY_ID, _MEMORY_QUERY[0]],
+                    "responses": {
+                        "200": {"description": "the memory (null once forgotten) and its history"},
                         **_errors(400, 401, 404),
                     },
                 },

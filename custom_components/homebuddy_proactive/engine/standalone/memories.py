@@ -1,4 +1,5 @@
-"""The memory routes: add, list, correct and forget what the assistant remembers of a client.
+"""The memory routes: add, list, correct and forget what the assistant remembers of a client,
+and a fact's history.
 
 Each handler runs after the server has checked the bearer token and works on the running
 engine's :class:`MemoryEngine`; a bad request is a 400, an unknown memory a 404.
@@ -42,10 +43,16 @@ async def add_memory(request: web.Request, memory: MemoryEngine) -> web.Response
 
 
 async def list_memories(request: web.Request, memory: MemoryEngine) -> web.Response:
-    """``GET /v1/memories?client_id=…[&store=…]``: a client's memories of every store."""
+    """``GET /v1/memories?client_id=…[&store=…&include_superseded=true]``: a client's memories
+    of every store (facts a newer one superseded only with ``include_superseded``)."""
     client_id = identifier("client_id", request.query.get("client_id"))
+    superseded = request.query.get("include_superseded", "false")
+    if superseded not in ("true", "false"):
+        raise RequestError(HTTPStatus.BAD_REQUEST, "include_superseded must be true or false")
     try:
-        memories = await memory.overview(client_id, request.query.get("store"))
+        memories = await memory.overview(
+            client_id, request.query.get("store"), include_superseded=superseded == "true"
+        )
     except MemoryRequestError as err:
         raise RequestError(HTTPStatus.BAD_REQUEST, str(err)) from err
     return web.json_response({"client_id": client_id, "memories": memories})
@@ -79,6 +86,16 @@ async def delete_memory(request: web.Request, memory: MemoryEngine) -> web.Respo
     if not found:
         raise RequestError(HTTPStatus.NOT_FOUND, f"memory {memory_id} does not exist")
     return web.json_response({"deleted": True, "id": memory_id})
+
+
+async def memory_history(request: web.Request, memory: MemoryEngine) -> web.Response:
+    """``GET /v1/memories/{memory_id}/history[?client_id=…]``: a fact now and what changed it."""
+    memory_id, client_id = memory_target(request)
+    try:
+        history = await memory.history(memory_id, client_id)
+    except MemoryNotFoundError as err:
+        raise RequestError(HTTPStatus.NOT_FOUND, f"memory {memory_id} does not exist") from err
+    return web.json_response(history)
 
 
 def memory_target(request: web.Request) -> tuple[int, str | None]:

@@ -274,6 +274,11 @@ class StandaloneApi:
         await self._authenticate(request)
         return await memories.delete_memory(request, self.runtime.engine.memory)
 
+    async def memory_history(self, request: web.Request) -> web.Response:
+        """``GET /v1/memories/{memory_id}/history``: see :func:`.memories.memory_history`."""
+        await self._authenticate(request)
+        return await memories.memory_history(request, self.runtime.engine.memory)
+
     async def session_summary(self, request: web.Request) -> web.Response:
         """``GET /v1/sessions/{session_id}/summary``: the session's summary, or 404."""
         await self._authenticate(request)
@@ -370,6 +375,7 @@ def create_app(
     app.router.add_get("/v1/memories", api.list_memories)
     app.router.add_patch("/v1/memories/{memory_id}", api.update_memory)
     app.router.add_delete("/v1/memories/{memory_id}", api.delete_memory)
+    app.router.add_get("/v1/memories/{memory_id}/history", api.memory_history)
     app.router.add_get("/v1/sessions/{session_id}/summary", api.session_summary)
     return app
 

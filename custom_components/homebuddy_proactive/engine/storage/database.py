@@ -33,7 +33,7 @@ from .alarm_schema import ALARM_SCHEMA_V4
 from .auth_sessions import AuthSessionTable
 from .insights import InsightTables
 from .memories import MemoryTable
-from .memory_schema import MEMORY_SCHEMA_V3, MEMORY_SCHEMA_V5
+from .memory_schema import MEMORY_SCHEMA_V3, MEMORY_SCHEMA_V5, MEMORY_SCHEMA_V8
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
@@ -132,6 +132,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_SCHEMA_V5,
     TRANSCRIPT_SCHEMA_V6,
     SESSION_SUMMARY_SCHEMA_V7,
+    MEMORY_SCHEMA_V8,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
