@@ -5,8 +5,8 @@ memories, all scoped by ``client_id`` (``global`` for everyone). :class:`MemoryS
 queries of each store (``factual.py``, ``conversation.py``, ``procedural.py``, ``affective.py``)
 with those over every store: lookup, listing, edits, scores, accesses, feedback and search.
 Scores are computed in SQL from the same formula as :func:`memory_score`; search runs through
-the FTS5 index the schema's triggers maintain. Every write is committed before its method
-returns.
+the FTS5 index the schema's triggers maintain (vectors: ``vector_store.py``, ``hybrid.py``).
+Every write is committed before its method returns.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from .records import (
 from .scoring import ScoreWeights, score_sql
 from .search import MATCH_BUDGET, MatchPlan, document_count_sql, plan_match, term_patterns
 from .tables import ids_json, to_json, where_equal
+from .vector_store import VectorStore
 
 # Columns a user's edit may set (MemoryEngine.revise validates the values).
 _EDITABLE_COLUMNS: Final = {
@@ -65,7 +66,7 @@ _EDITABLE_COLUMNS: Final = {
 _JSON_COLUMNS: Final = frozenset({"topics", "steps", "prerequisites", "emotions", "triggers"})
 
 
-class MemoryStore(FactualStore, ConversationStore, ProceduralStore, AffectiveStore):
+class MemoryStore(FactualStore, ConversationStore, ProceduralStore, AffectiveStore, VectorStore):
     """The memory tables of one :class:`ProactiveStore`."""
 
     # -- meta --------------------------------------------------------------------------------

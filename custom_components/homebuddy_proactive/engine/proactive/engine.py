@@ -136,7 +136,11 @@ class ProactiveEngine:
         self.model = model
         self.clock = clock
         self.memory = memory or MemoryEngine(
-            store, clock, model=model, weights=weights_from_config(config)
+            store,
+            clock,
+            model=model,
+            weights=weights_from_config(config),
+            embedding_model=config.embedding_model,
         )
         # No model call for a summary in heuristic mode (see memory/session_summary.py).
         self.memory.model_summaries = config.detector_mode != DETECTOR_HEURISTIC

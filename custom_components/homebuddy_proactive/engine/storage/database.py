@@ -34,6 +34,7 @@ from .auth_sessions import AuthSessionTable
 from .insights import InsightTables
 from .memories import MemoryTable
 from .memory_schema import MEMORY_SCHEMA_V3, MEMORY_SCHEMA_V5
+from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
@@ -132,6 +133,10 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_SCHEMA_V5,
     TRANSCRIPT_SCHEMA_V6,
     SESSION_SUMMARY_SCHEMA_V7,
+    # v8 belongs to the memories' validity and history (another branch): this empty
+    # placeholder only keeps the vectors at v9 and is replaced by that migration at merge.
+    (),
+    MEMORY_VECTOR_SCHEMA_V9,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
