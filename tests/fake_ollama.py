@@ -58,7 +58,7 @@ class FakeOllama:
 
     models: list[str] = field(default_factory=lambda: ["llama3.2:3b", "qwen3:4b"])
     # Listed in /api/tags after the chat models; /api/embed answers for these only (404 else).
-    embedding_models: list[str] = field(default_factory=lambda: ["nomic-embed-text"])
+    embedding_models: list[str] = field(default_factory=list)
     embedding_words: dict[str, int] = field(default_factory=dict)
     embedding_dimensions: int = 16
     embed_status: int = 200
