@@ -87,6 +87,7 @@ class HybridSearch:
         self._loaded = False
         self._worker: asyncio.Task[None] | None = None
         self._down_until = 0.0
+        self.query_timeout = QUERY_TIMEOUT
         self.closed = False
 
     @property
@@ -125,7 +126,7 @@ class HybridSearch:
         assert self.model is not None
         try:
             vectors = await self.model.embed(
-                self.embedding_model, [text[:MAX_EMBED_CHARACTERS]], seconds=QUERY_TIMEOUT
+                self.embedding_model, [text[:MAX_EMBED_CHARACTERS]], seconds=self.query_timeout
             )
         except ModelError:
             self._down_until = asyncio.get_running_loop().time() + RETRY_SECONDS
@@ -191,7 +192,7 @@ class HybridSearch:
                     keys = [
                         self._waiting.pop() for _ in range(min(EMBED_BATCH, len(self._waiting)))
                     ]
-                    batch = await self.memories.vector_texts(keys)
+                    batch = await self.memories.vector_texts(keys, missing=self.embedding_model)
                 elif self._scan:
                     batch = await self.memories.vectors_pending(self.embedding_model, EMBED_BATCH)
                     if not batch:

@@ -19,8 +19,11 @@ class VectorStore(MemoryTables):
         rows = await self._all(pending_sql(), {"model": model, "limit": limit})
         return [(int(row[0]), str(row[1]), str(row[2])) for row in rows if row[2]]
 
-    async def vector_texts(self, keys: Iterable[int]) -> list[tuple[int, str, str]]:
-        """The text each memory of ``keys`` is embedded from (memories that exist and have one)."""
+    async def vector_texts(
+        self, keys: Iterable[int], *, missing: str | None = None
+    ) -> list[tuple[int, str, str]]:
+        """The text each memory of ``keys`` is embedded from (memories that exist and have one);
+        with ``missing``, only of those without a vector of that model."""
         by_code: dict[int, list[int]] = {}
         for key in keys:
             by_code.setdefault(key % CODES, []).append(key // CODES)
@@ -29,12 +32,18 @@ class VectorStore(MemoryTables):
             ids = by_code.get(embedded.code)
             if not ids:
                 continue
+            key = f"r.id * {CODES} + {embedded.code}"
+            without = (
+                ""
+                if missing is None
+                else f" AND NOT EXISTS (SELECT 1 FROM memory_vectors AS v WHERE v.key = {key}"
+                " AND v.model = :model)"
+            )
             rows += await self._all(
-                f"SELECT r.id * {CODES} + {embedded.code}, r.client_id,"
-                f" {embedded.text.format(row='r')} FROM {embedded.table} AS r"
-                f" WHERE r.id IN (SELECT value FROM json_each(?))"
-                f" AND {embedded.when.format(row='r')}",
-                (ids_json(ids),),
+                f"SELECT {key}, r.client_id, {embedded.text.format(row='r')}"
+                f" FROM {embedded.table} AS r WHERE r.id IN (SELECT value FROM json_each(:ids))"
+                f" AND {embedded.when.format(row='r')}{without}",
+                {"ids": ids_json(ids), "model": missing},
             )
         return [(int(row[0]), str(row[1]), str(row[2])) for row in rows if row[2]]
 
