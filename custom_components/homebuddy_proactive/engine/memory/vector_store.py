@@ -25,8 +25,8 @@ class VectorStore(MemoryTables):
         """The text each memory of ``keys`` is embedded from (memories that exist and have one);
         with ``missing``, only of those without a vector of that model."""
         by_code: dict[int, list[int]] = {}
-        for key in keys:
-            by_code.setdefault(key % CODES, []).append(key // CODES)
+        for wanted in keys:
+            by_code.setdefault(wanted % CODES, []).append(wanted // CODES)
         rows: list[Any] = []
         for embedded in EMBEDDED_TEXTS:
             ids = by_code.get(embedded.code)
