@@ -81,10 +81,12 @@ class VectorStore(MemoryTables):
 
     async def stored_vectors(self, model: str, keys: Sequence[int]) -> dict[int, bytes]:
         """The int8 vectors of ``model`` for those keys that still have one."""
+        # ``+model``: looked up by key (the primary key), never through the model's index,
+        # which would visit every vector of the model.
         rows = await self._all(
-            "SELECT key, vector FROM memory_vectors WHERE model = ?"
-            " AND key IN (SELECT value FROM json_each(?))",
-            (model, ids_json(keys)),
+            "SELECT key, vector FROM memory_vectors WHERE key IN (SELECT value FROM json_each(?))"
+            " AND +model = ?",
+            (ids_json(keys), model),
         )
         return {int(row[0]): bytes(row[1]) for row in rows}
 
