@@ -6,7 +6,8 @@ bits (96 bytes). The index keeps only the sign bits, per client, as a ``(words, 
 matrix: a query is one XOR and popcount per 64 dimensions over the client's and ``global``'s
 rows, and the :data:`RERANK` nearest by Hamming distance are re-ranked by their int8 cosine read
 back from SQLite (which also drops a memory deleted meanwhile). Measured with numpy at 100k
-memories × 768 dimensions: about 4 ms for the Hamming pass, 10 MB of memory; brute-force
+memories × 768 dimensions: about 3-5 ms for the Hamming pass, about 20 MB of memory (bits and
+keys); brute-force
 float32 would be 300 MB and int8 matrix products about 100 ms (numpy has no BLAS for integers).
 Above :data:`INLINE_ROWS` rows the pass runs in an executor thread, so the loop never blocks.
 """
@@ -14,6 +15,7 @@ Above :data:`INLINE_ROWS` rows the pass runs in an executor thread, so the loop 
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -79,9 +81,6 @@ class _ClientVectors:
     added: dict[int, Bits] = field(default_factory=dict)
     removed: set[int] = field(default_factory=set)
 
-    def size(self) -> int:
-        return int(self.keys.size) + len(self.added)
-
     def built(self, words: int) -> tuple[npt.NDArray[np.int64], Bits]:
         """The matrix with every change applied (rebuilt only after a change)."""
         if self.bits is None:
@@ -103,48 +102,65 @@ class _ClientVectors:
 
 
 class VectorIndex:
-    """The sign bits of one embedding model's vectors, by client; thread-safe."""
+    """The sign bits of one embedding model's vectors, by client.
+
+    Writers (the loop) only queue their changes and never wait; :meth:`nearest` (the loop for
+    small indexes, an executor thread above :data:`INLINE_ROWS`) applies them under its lock.
+    """
 
     def __init__(self) -> None:
         """An empty index (dimensions fixed by the first vector)."""
         self._lock = threading.Lock()
         self._clients: dict[str, _ClientVectors] = {}
+        self._owners: dict[int, str] = {}
+        # (key, client id, bits) to add, or (key, None, None) to discard; deque appends and
+        # pops are atomic, so the loop never takes the lock to write.
+        self._changes: deque[tuple[int, str | None, Bits | None]] = deque()
+        # Vectors added per client (an upper bound: replacements and discards are not
+        # subtracted), read without the lock to choose the loop or a thread.
+        self._added: dict[str, int] = {}
         self.words: int | None = None
 
     def __len__(self) -> int:
         """How many vectors the index holds."""
         with self._lock:
-            return sum(client.size() for client in self._clients.values())
+            self._apply()
+            return len(self._owners)
 
     def add(self, rows: Iterable[tuple[int, str, bytes]]) -> None:
         """Add or replace vectors: (search key, client id, sign bits)."""
-        with self._lock:
-            for key, client_id, blob in rows:
-                bits = np.frombuffer(blob, dtype=np.uint64)
-                if self.words is None:
-                    self.words = int(bits.size)
-                if bits.size != self.words:
-                    continue  # another model's vector; never mixed into this index
-                for other_id, other in self._clients.items():
-                    if other_id != client_id:
-                        other.added.pop(key, None)
-                        other.removed.add(key)
-                client = self._clients.setdefault(client_id, _ClientVectors())
-                client.removed.discard(key)
-                client.added[key] = bits
+        for key, client_id, blob in rows:
+            bits = np.frombuffer(blob, dtype=np.uint64)
+            if self.words is None:
+                self.words = int(bits.size)
+            if bits.size != self.words:
+                continue  # another model's vector; never mixed into this index
+            self._changes.append((key, client_id, bits))
+            self._added[client_id] = self._added.get(client_id, 0) + 1
 
     def discard(self, keys: Iterable[int]) -> None:
         """Forget vectors (their memories are gone or changed)."""
-        with self._lock:
-            for key in keys:
-                for client in self._clients.values():
-                    client.added.pop(key, None)
-                    client.removed.add(key)
+        for key in keys:
+            self._changes.append((key, None, None))
 
     def rows(self, client_ids: Sequence[str]) -> int:
-        """How many vectors the clients have."""
-        with self._lock:
-            return sum(self._clients[c].size() for c in client_ids if c in self._clients)
+        """About how many vectors the clients have (never fewer)."""
+        return sum(self._added.get(client_id, 0) for client_id in client_ids)
+
+    def _apply(self) -> None:
+        """Apply the queued changes (the lock is held)."""
+        while self._changes:
+            key, client_id, bits = self._changes.popleft()
+            owner = self._owners.pop(key, None)
+            if owner is not None:
+                previous = self._clients[owner]
+                previous.added.pop(key, None)
+                previous.removed.add(key)
+            if client_id is not None and bits is not None:
+                client = self._clients.setdefault(client_id, _ClientVectors())
+                client.removed.discard(key)
+                client.added[key] = bits
+                self._owners[key] = client_id
 
     def nearest(
         self, query: npt.NDArray[np.float32], client_ids: Sequence[str], codes: Sequence[int]
@@ -152,6 +168,7 @@ class VectorIndex:
         """Keys of the clients' :data:`RERANK` vectors nearest the query by Hamming distance,
         nearest first, among the stores of ``codes``."""
         with self._lock:
+            self._apply()
             if self.words is None:
                 return []
             probe = sign_bits(query)
