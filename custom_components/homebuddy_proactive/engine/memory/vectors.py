@@ -7,8 +7,9 @@ matrix: a query is one XOR and popcount per 64 dimensions over the client's and 
 rows, and the :data:`RERANK` nearest by Hamming distance are re-ranked by their int8 cosine read
 back from SQLite (which also drops a memory deleted meanwhile). Measured with numpy at 100k
 memories × 768 dimensions: about 3-5 ms for the Hamming pass, about 20 MB of memory (bits and
-keys); brute-force
-float32 would be 300 MB and int8 matrix products about 100 ms (numpy has no BLAS for integers).
+keys); brute-force float32 would be 300 MB and int8 matrix products about 100 ms (numpy has no
+BLAS for integers). ``sqlite-vec`` was not an option: the Pythons here cannot load SQLite
+extensions.
 Above :data:`INLINE_ROWS` rows the pass runs in an executor thread, so the loop never blocks.
 """
 
