@@ -106,6 +106,9 @@ async def test_docteur_finds_the_medecin_only_with_the_embedding_model(opened: O
     )
     assert set(vectors(opened.path).values()) == {EMBEDDER}
     assert await contents(hybrid, "Qui est le docteur ?") == ["Mon médecin s'appelle Dupont"]
+    asked = len(opened.fake.embed_requests)
+    assert await contents(hybrid, "Qui est le docteur ?") == ["Mon médecin s'appelle Dupont"]
+    assert len(opened.fake.embed_requests) == asked  # the same text: its vector is reused
     # A new memory is embedded in the background, without a search asking for it.
     await hybrid.remember("c1", "fact", "Le toubib reçoit le mardi")
     await hybrid.settle()
@@ -161,13 +164,13 @@ async def test_embedding_model_down_or_slow_gives_the_bm25_result(
     else:
         opened.fake.embed_delay = 0.3
     asked = len(opened.fake.embed_requests)
-    assert await contents(engine, "Paul et le docteur") == ["Paul part mardi"]
+    assert await contents(engine, "Et Paul, et le docteur ?") == ["Paul part mardi"]
     assert len(opened.fake.embed_requests) == asked + 1
     assert engine.model is not None
     assert engine.model.stats.embed_failures == 1
     assert engine.model.stats.available is not False  # the chat model's status is untouched
     # Within the retry delay the model is not asked again, and a new memory still lands.
-    assert await contents(engine, "Paul et le docteur") == ["Paul part mardi"]
+    assert await contents(engine, "Paul ou le docteur") == ["Paul part mardi"]
     await engine.remember("c1", "fact", "Paul aime le docteur Who")
     await engine.settle()
     assert len(opened.fake.embed_requests) == asked + 1

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Final
 
 import aiosqlite
+import numpy as np
+import numpy.typing as npt
 
 from ..llm import ModelError, OllamaModel
 from ..storage.memory_schema import CODES
@@ -45,6 +48,8 @@ EMBED_BATCH: Final = 32
 MAX_WAITING: Final = 1000
 # Characters of a memory sent to the model (Ollama truncates to the model's context anyway).
 MAX_EMBED_CHARACTERS: Final = 2000
+# Query vectors kept for texts searched again (a final after its last partial, Assist's turn).
+QUERY_CACHE: Final = 64
 
 Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None] | None"]
 
@@ -88,6 +93,7 @@ class HybridSearch:
         self._worker: asyncio.Task[None] | None = None
         self._down_until = 0.0
         self.query_timeout = QUERY_TIMEOUT
+        self._queries: OrderedDict[str, npt.NDArray[np.float32] | None] = OrderedDict()
         self.closed = False
 
     @property
@@ -123,15 +129,7 @@ class HybridSearch:
         self, client_ids: Sequence[str], text: str, candidates: int, stores: Sequence[str]
     ) -> list[SearchHit]:
         """The vector ranking; empty (never an error) when the embedding fails or is slow."""
-        assert self.model is not None
-        try:
-            vectors = await self.model.embed(
-                self.embedding_model, [text[:MAX_EMBED_CHARACTERS]], seconds=self.query_timeout
-            )
-        except ModelError:
-            self._down_until = asyncio.get_running_loop().time() + RETRY_SECONDS
-            return []
-        query = unit(vectors[0])
+        query = await self._query_vector(text[:MAX_EMBED_CHARACTERS])
         if query is None:
             return []
         codes = sorted(STORE_CODES[store] for store in stores)
@@ -159,6 +157,24 @@ class HybridSearch:
             SearchHit(store=store_of_code(key % CODES), id=key // CODES, relevance=value)
             for value, key in ranked
         ]
+
+    async def _query_vector(self, text: str) -> npt.NDArray[np.float32] | None:
+        """The text's unit vector (cached), None when the model fails or is slow."""
+        if text in self._queries:
+            self._queries.move_to_end(text)
+            return self._queries[text]
+        assert self.model is not None
+        try:
+            vectors = await self.model.embed(
+                self.embedding_model, [text], seconds=self.query_timeout
+            )
+        except ModelError:
+            self._down_until = asyncio.get_running_loop().time() + RETRY_SECONDS
+            return None
+        query = self._queries[text] = unit(vectors[0])
+        while len(self._queries) > QUERY_CACHE:
+            self._queries.popitem(last=False)
+        return query
 
     def _down(self) -> bool:
         return asyncio.get_running_loop().time() < self._down_until
