@@ -142,6 +142,9 @@ class HybridSearch:
         if not keys:
             return []
         stored = await self.memories.stored_vectors(self.embedding_model, keys)
+        # Vectors gone from the file (memory forgotten or edited) leave the index. No await
+        # since the read: a new vector stored after it (one connection, in order) is added to
+        # the index after this discard, never before.
         self.index.discard(key for key in keys if key not in stored)
         present = [key for key in keys if key in stored]
         similarity = cosines(query, [stored[key] for key in present])
