@@ -305,3 +305,25 @@ async def test_embed_sends_one_request_for_many_texts(fake_embedder: FakeOllama)
             await model.embed("not-pulled", ["x"])
     finally:
         await model.close()
+
+
+async def test_the_backfill_embeds_every_memory_in_batches(opened: Opened) -> None:
+    """70 memories stored without the model: the first search embeds them, 32 texts a call."""
+    words_only = await opened.engine(embedding_model="")
+    await words_only.memories.add_facts(
+        {
+            "client_id": "c1",
+            "kind": "fact",
+            "content": f"Souvenir numéro {n}" + (" chez le médecin" if n == 50 else ""),
+            "created_at": NOW,
+            "importance": 0.5,
+        }
+        for n in range(70)
+    )
+    await opened.close()
+    engine = await opened.engine()
+    await engine.retrieve("c1", "bonjour", 5)
+    await engine.settle()
+    assert [len(r["input"]) for r in opened.fake.embed_requests] == [32, 32, 6]
+    assert len(vectors(opened.path)) == 70
+    assert await contents(engine, "Le docteur") == ["Souvenir numéro 50 chez le médecin"]

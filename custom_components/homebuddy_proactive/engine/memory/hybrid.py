@@ -89,6 +89,7 @@ class HybridSearch:
         self._spawn = spawn
         self._waiting: set[int] = set()
         self._scan = True  # embed every memory without a vector (first start, new model)
+        self._scanned: dict[int, int] = {}  # the scan's progress: last id of each store
         self._loaded = False
         self._worker: asyncio.Task[None] | None = None
         self._down_until = 0.0
@@ -213,10 +214,16 @@ class HybridSearch:
                     ]
                     batch = await self.memories.vector_texts(keys, missing=self.embedding_model)
                 elif self._scan:
-                    batch = await self.memories.vectors_pending(self.embedding_model, EMBED_BATCH)
+                    batch = await self.memories.vectors_pending(
+                        self.embedding_model, EMBED_BATCH, self._scanned
+                    )
                     if not batch:
                         self._scan = False
+                        self._scanned.clear()  # a later scan starts from the beginning
                         return
+                    for key, _, _ in batch:
+                        code, memory_id = key % CODES, key // CODES
+                        self._scanned[code] = max(self._scanned.get(code, 0), memory_id)
                 else:
                     return
                 if batch and not await self._embed(batch):
@@ -234,6 +241,7 @@ class HybridSearch:
         except ModelError:
             self._down_until = asyncio.get_running_loop().time() + RETRY_SECONDS
             self._scan = True  # what was waiting is found again by the scan
+            self._scanned.clear()
             self._waiting.clear()
             return False
         rows = []
@@ -241,8 +249,5 @@ class HybridSearch:
             quantised = quantise(vector)
             if quantised is not None:
                 rows.append((key, client_id, text, *quantised))
-        stored = await self.memories.put_vectors(self.embedding_model, rows)
-        self.index.add(stored)
-        if not stored and self._scan and not self._waiting:
-            self._scan = False  # nothing of this batch could be stored: do not spin on it
+        self.index.add(await self.memories.put_vectors(self.embedding_model, rows))
         return True

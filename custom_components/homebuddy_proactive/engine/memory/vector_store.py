@@ -3,7 +3,7 @@ vector, storing vectors, and reading them back for the index and its re-ranking.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..storage.memory_schema import CODES
@@ -14,9 +14,14 @@ from .tables import MemoryTables, ids_json
 class VectorStore(MemoryTables):
     """Embedding vectors of the long-term memories."""
 
-    async def vectors_pending(self, model: str, limit: int) -> list[tuple[int, str, str]]:
-        """Up to ``limit`` memories with no vector of ``model``: (search key, client, text)."""
-        rows = await self._all(pending_sql(), {"model": model, "limit": limit})
+    async def vectors_pending(
+        self, model: str, limit: int, after: Mapping[int, int]
+    ) -> list[tuple[int, str, str]]:
+        """Up to ``limit`` memories with no vector of ``model``: (search key, client, text);
+        of each store, only ids above ``after[store code]`` (0 when absent)."""
+        params: dict[str, Any] = {"model": model, "limit": limit}
+        params.update({f"after_{e.code}": after.get(e.code, 0) for e in EMBEDDED_TEXTS})
+        rows = await self._all(pending_sql(), params)
         return [(int(row[0]), str(row[1]), str(row[2])) for row in rows if row[2]]
 
     async def vector_texts(

@@ -85,13 +85,17 @@ MEMORY_VECTOR_SCHEMA_V9: Final[tuple[str, ...]] = (
 
 
 def pending_sql() -> str:
-    """Memories with no vector of the model (``:model``), up to ``:limit``: key, client, text."""
+    """Memories with no vector of the model (``:model``), up to ``:limit``: key, client, text.
+
+    Each store is read in id order from after ``:after_<code>`` (where the previous batch of a
+    scan ended), so a scan of the whole file costs one pass, not one per batch.
+    """
     parts = [
         f"SELECT * FROM (SELECT r.id * {CODES} + {e.code}, r.client_id, {e.text.format(row='r')}"
-        f" FROM {e.table} AS r WHERE {e.when.format(row='r')}"
+        f" FROM {e.table} AS r WHERE r.id > :after_{e.code} AND {e.when.format(row='r')}"
         f" AND length({e.text.format(row='r')}) > 0 AND NOT EXISTS (SELECT 1 FROM"
         f" memory_vectors AS v WHERE v.key = r.id * {CODES} + {e.code} AND v.model = :model)"
-        " LIMIT :limit)"
+        " ORDER BY r.id LIMIT :limit)"
         for e in EMBEDDED_TEXTS
     ]
     return " UNION ALL ".join(parts) + " LIMIT :limit"
