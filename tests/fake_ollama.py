@@ -2,13 +2,20 @@
 
 Tests script it per call: answer with JSON content, delay, fail with an HTTP status, or return
 garbage. Every request is recorded so tests can assert what the model was asked.
+
+``/api/embed`` answers with deterministic vectors a test shapes through ``embedding_words``
+(word → dimension): a text's vector counts its words of each dimension, plus a small constant
+in dimension 0, at unit length, so "docteur" and "médecin" mapped to one dimension land close
+and texts sharing no mapped word are nearly orthogonal.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
+import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -57,6 +64,13 @@ class FakeOllama:
     """The fake server. ``async with FakeOllama() as fake:`` gives ``fake.url``."""
 
     models: list[str] = field(default_factory=lambda: ["llama3.2:3b", "qwen3:4b"])
+    # Listed in /api/tags after the chat models; /api/embed answers for these only (404 else).
+    embedding_models: list[str] = field(default_factory=list)
+    embedding_words: dict[str, int] = field(default_factory=dict)
+    embedding_dimensions: int = 16
+    embed_status: int = 200
+    embed_delay: float = 0.0
+    embed_requests: list[dict[str, Any]] = field(default_factory=list)
     tags_status: int = 200
     tags_delay: float = 0.0
     default_reply: FakeReply = field(default_factory=decline)
@@ -81,6 +95,7 @@ class FakeOllama:
         app.router.add_get("/api/tags", self._tags)
         app.router.add_get("/api/version", self._version)
         app.router.add_post("/api/chat", self._chat)
+        app.router.add_post("/api/embed", self._embed)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)
@@ -125,10 +140,45 @@ class FakeOllama:
                         "digest": "0" * 64,
                         "details": {"format": "gguf", "family": "llama"},
                     }
-                    for name in self.models
+                    for name in [*self.models, *self.embedding_models]
                 ]
             }
         )
+
+    def vector(self, text: str) -> list[float]:
+        """The fake embedding of a text (see the module)."""
+        values = [0.0] * self.embedding_dimensions
+        values[0] = 0.1
+        dimensions = {_plain(word): dimension for word, dimension in self.embedding_words.items()}
+        for word in re.findall(r"\w+", _plain(text)):
+            if word in dimensions:
+                values[dimensions[word]] += 1.0
+        norm = math.sqrt(sum(v * v for v in values))
+        return [v / norm for v in values]
+
+    async def _embed(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.embed_requests.append(body)
+        if self.embed_delay:
+            await asyncio.sleep(self.embed_delay)
+        if self.embed_status != 200:
+            return web.json_response({"error": "embedding failed"}, status=self.embed_status)
+        if body.get("model") not in self.embedding_models:
+            return web.json_response({"error": "model not found"}, status=404)
+        texts = body.get("input", "")
+        texts = [texts] if isinstance(texts, str) else list(texts)
+        return web.json_response(
+            {"model": body["model"], "embeddings": [self.vector(str(t)) for t in texts]}
+        )
+
+    @property
+    def embedded_texts(self) -> list[str]:
+        """Every text sent to /api/embed, in order."""
+        return [
+            text
+            for body in self.embed_requests
+            for text in ([body["input"]] if isinstance(body["input"], str) else body["input"])
+        ]
 
     async def _version(self, request: web.Request) -> web.Response:
         return web.json_response({"version": "0.12.0"})
@@ -203,6 +253,12 @@ class FakeOllama:
 
 async def _stream_chunk(response: web.StreamResponse, chunk: dict[str, Any]) -> None:
     await response.write(json.dumps(chunk).encode() + b"\n")
+
+
+def _plain(text: str) -> str:
+    """Lower case without diacritics."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in folded if not unicodedata.combining(c))
 
 
 def last_user_prompt(body: dict[str, Any]) -> str:

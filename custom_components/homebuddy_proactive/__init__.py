@@ -24,6 +24,7 @@ from .alarm_services import async_setup_alarm_services
 from .assist_agent import HomeBuddyAssistant
 from .const import (
     CONF_DETECTOR_MODE,
+    CONF_EMBEDDING_MODEL,
     CONF_MODEL,
     CONF_URL,
     DATABASE_FILENAME,
@@ -77,6 +78,7 @@ def engine_config(entry: HomeBuddyConfigEntry) -> EngineConfig:
         ollama_base_url=entry.data[CONF_URL],
         ollama_model=model or EngineConfig().ollama_model,  # replaced below when empty
         detector_mode=entry.options.get(CONF_DETECTOR_MODE, entry.data[CONF_DETECTOR_MODE]),
+        embedding_model=entry.options.get(CONF_EMBEDDING_MODEL) or "",
     )
     config = base.with_tuning(entry.options)
     # The engine's check wants a model name; no name is this host's deliberate choice.

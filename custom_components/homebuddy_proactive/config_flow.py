@@ -6,8 +6,10 @@ or continue without the model (local rules only; a model is chosen later with Re
 
 The options form holds every tuning value of the engine, in the sections of
 :data:`OPTION_SECTIONS`; it is built from :data:`OPTION_FIELDS`, so a new option is one more
-descriptor in that tuple and its key in one section. Options are stored flat, as before the
-sections existed, so the engine and existing entries read them unchanged.
+descriptor in that tuple and its key in one section. The embedding model is chosen from the
+models the Ollama server lists when the form opens (typed by name when it cannot be reached).
+Options are stored flat, as before the sections existed, so the engine and existing entries read
+them unchanged.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from .const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
     CONF_DETECTOR_MODE,
+    CONF_EMBEDDING_MODEL,
     CONF_MEMORY_LINKS,
     CONF_MODEL,
     CONF_NEWS_URL,
@@ -74,6 +77,7 @@ from .engine.memory import MemoryLinks
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
 # Listing models is quick on a healthy server; a longer wait only delays the error for the user.
 LIST_MODELS_TIMEOUT: Final = 10
+MAX_MODEL_NAME: Final = 200
 
 URL_SCHEMA: Final = vol.Schema(
     {vol.Required(CONF_URL): TextSelector(TextSelectorConfig(type=TextSelectorType.URL))}
@@ -130,6 +134,23 @@ def _actions_per_minute(value: Any) -> int:
     if not (1 <= number <= 60 and number == int(number)):
         raise ConfigError("out of range")
     return int(number)
+
+
+def _embedding_model(value: Any) -> str:
+    """Return an Ollama model name, or "" for none."""
+    name = str(value or "").strip()
+    if len(name) > MAX_MODEL_NAME:
+        raise ConfigError("too long")
+    return name
+
+
+def embedding_model_selector(models: list[str], current: str) -> Selector[Any]:
+    """A dropdown of the server's models (and the current choice), or a text box when the
+    server listed none (it could not be reached)."""
+    offered = sorted({*models, current} - {""})
+    if not offered:
+        return TextSelector(TextSelectorConfig(type=TextSelectorType.TEXT))
+    return SelectSelector(SelectSelectorConfig(options=offered, mode=SelectSelectorMode.DROPDOWN))
 
 
 def _news_url(value: Any) -> str:
@@ -191,6 +212,14 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
         key=CONF_DETECTOR_MODE, default=DETECTOR_CONVERSATE, selector=DETECTOR_MODE_SELECTOR
     ),
     *(tuning_field(setting) for setting in TUNING_SETTINGS),
+    OptionField(
+        key=CONF_EMBEDDING_MODEL,
+        default="",
+        selector=embedding_model_selector([], ""),  # replaced by the server's list (_schema)
+        validate=_embedding_model,
+        required=False,
+        error="invalid_model",
+    ),
     OptionField(
         key=CONF_ALLOWED_DOMAINS,
         default=list(DEFAULT_ALLOWED_DOMAINS),
@@ -274,6 +303,7 @@ OPTION_SECTIONS: Final[tuple[OptionSection, ...]] = (
             "memory_weight_feedback",
             "memory_weight_importance",
             "memory_learning_turns",
+            CONF_EMBEDDING_MODEL,
         ),
     ),
     OptionSection(
@@ -472,6 +502,8 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
     The entry's update listener (``__init__.py``) reloads it when the options change.
     """
 
+    _models: list[str] | None = None
+
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """Show every option by section, validated again here beyond what the selectors enforce.
 
@@ -479,6 +511,12 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
         section's error at the top of that section (as for Home Assistant's MQTT flows).
         """
         errors: dict[str, str] = {}
+        if self._models is None:
+            # The server's models, once per form, for the embedding model's dropdown.
+            try:
+                self._models = await async_list_models(self.config_entry.data[CONF_URL])
+            except ModelUnavailableError:
+                self._models = []
         if user_input is not None:
             typed = flatten_options(user_input)
             options: dict[str, Any] = {}
@@ -515,6 +553,12 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
         """
         entry = self.config_entry
 
+        def selector(option: OptionField) -> Selector[Any]:
+            if option.key != CONF_EMBEDDING_MODEL:
+                return option.selector
+            current = entry.options.get(CONF_EMBEDDING_MODEL) or ""
+            return embedding_model_selector(self._models or [], current)
+
         def marker(option: OptionField) -> vol.Marker:
             current = entry.options.get(option.key, entry.data.get(option.key, option.default))
             if option.required:
@@ -530,7 +574,7 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
                 vol.Required(part.key): section(
                     vol.Schema(
                         {
-                            marker(OPTION_BY_KEY[key]): OPTION_BY_KEY[key].selector
+                            marker(OPTION_BY_KEY[key]): selector(OPTION_BY_KEY[key])
                             for key in part.fields
                         }
                     ),

@@ -13,6 +13,8 @@ LOGGER = logging.getLogger(__package__)
 CONF_URL: Final = "url"
 CONF_MODEL: Final = "model"
 CONF_DETECTOR_MODE: Final = "detector_mode"
+# The Ollama model whose vectors memory search adds to BM25 (options; none by default).
+CONF_EMBEDDING_MODEL: Final = "embedding_model"
 
 DEFAULT_URL: Final = "http://127.0.0.1:11434"
 DATABASE_FILENAME: Final = "homebuddy_proactive.db"

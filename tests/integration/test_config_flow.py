@@ -26,6 +26,7 @@ from custom_components.homebuddy_proactive.const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
     CONF_DETECTOR_MODE,
+    CONF_EMBEDDING_MODEL,
     CONF_MEMORY_LINKS,
     CONF_MODEL,
     CONF_NEWS_URL,
@@ -48,8 +49,9 @@ from .conftest import MODEL
 from .options_form import field_keys, field_selector, filled, shown
 
 TRANSLATIONS = Path(__file__).parents[2] / "custom_components" / DOMAIN / "translations"
-# The Assist agent's options as stored when the form leaves them untouched.
-ASSIST_OPTIONS: dict[str, Any] = {
+# The options besides the tuning values and the detector mode, at their defaults.
+DEFAULT_OPTIONS: dict[str, Any] = {
+    CONF_EMBEDDING_MODEL: "",
     CONF_ALLOWED_DOMAINS: list(DEFAULT_ALLOWED_DOMAINS),
     CONF_ACTIONS_PER_MINUTE: 10,
     CONF_WEATHER_ENTITY: "",
@@ -291,7 +293,7 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "init"
     assert sorted(field_keys(result)) == sorted(
-        [CONF_DETECTOR_MODE, *(setting.key for setting in TUNING_SETTINGS), *ASSIST_OPTIONS]
+        [CONF_DETECTOR_MODE, *(setting.key for setting in TUNING_SETTINGS), *DEFAULT_OPTIONS]
     )
     for setting in TUNING_SETTINGS:
         assert shown(result, setting.key) == setting.default
@@ -315,7 +317,7 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
     result = await hass.config_entries.options.async_configure(result["flow_id"], filled(wanted))
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert entry.options == {**wanted, **ASSIST_OPTIONS}
+    assert entry.options == {**wanted, **DEFAULT_OPTIONS}
     for setting in TUNING_SETTINGS:
         expected_type = int if setting.integer else float
         assert type(entry.options[setting.key]) is expected_type, setting.key
@@ -365,7 +367,7 @@ async def test_options_errors_keep_the_form_and_recover(
     result = await hass.config_entries.options.async_configure(result["flow_id"], filled(fixed))
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert entry.options == {**fixed, **ASSIST_OPTIONS}
+    assert entry.options == {**fixed, **DEFAULT_OPTIONS}
 
 
 @pytest.mark.parametrize(

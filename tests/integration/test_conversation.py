@@ -87,6 +87,13 @@ def agent_id(hass: HomeAssistant, entry: MockConfigEntry) -> str:
     return entity_id
 
 
+@pytest.fixture
+def before_dawn(freezer: FrozenDateTimeFactory) -> None:
+    """The home's clock at 03:00: alarms set for the morning all ring today, so they are listed
+    (by when they next ring) in the order of their times whenever the suite runs."""
+    freezer.move_to(dt_util.start_of_local_day() + timedelta(hours=3))
+
+
 async def ask(
     hass: HomeAssistant,
     entry: MockConfigEntry,
@@ -359,6 +366,7 @@ async def test_alarm_fast_path_rings_at_its_time_without_the_model(
 async def test_the_same_alarm_is_not_set_twice(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    before_dawn: None,
     fake_ollama: FakeOllama,
 ) -> None:
     """ "Alarm : 07:30" said three times is one alarm; the user hears it already exists."""
@@ -395,6 +403,7 @@ async def test_the_same_alarm_is_not_set_twice(
 async def test_spoken_alarms_are_set_listed_and_cancelled(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    before_dawn: None,
     fake_ollama: FakeOllama,
 ) -> None:
     """French and English phrasings set, list and cancel alarms, all without the model."""
@@ -448,6 +457,7 @@ async def test_spoken_alarm_keeps_its_day_and_purpose(
 async def test_alarm_questions_wait_for_the_answer(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    before_dawn: None,
     fake_ollama: FakeOllama,
 ) -> None:
     """A time-less alarm asks for the time; an ambiguous cancel asks which one."""
@@ -472,6 +482,7 @@ async def test_alarm_questions_wait_for_the_answer(
 async def test_model_can_set_an_alarm_too(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
+    before_dawn: None,
     fake_ollama: FakeOllama,
 ) -> None:
     """A phrasing the parser does not know reaches the router, whose alarm command is used."""
@@ -533,12 +544,9 @@ async def test_alarm_missed_while_stopped(
 async def test_alarm_actions(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
-    freezer: FrozenDateTimeFactory,
+    before_dawn: None,
 ) -> None:
     """list_alarms returns data; cancel_alarm works by id, by time and for all."""
-    # Before 6:00 at home: the four alarms ring today, in the order they were set (between
-    # 6:00 and 9:00 of the wall clock the earliest would move to tomorrow).
-    freezer.move_to(dt_util.start_of_local_day() + timedelta(hours=3))
     entry = await setup_assist()
     for text in ("Alarm : 6:00", "Alarm : 7:00", "Alarm : 8:00", "Alarm : 9:00"):
         await ask(hass, entry, text)

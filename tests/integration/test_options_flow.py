@@ -13,6 +13,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from custom_components.homebuddy_proactive.const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_DETECTOR_MODE,
+    CONF_EMBEDDING_MODEL,
     CONF_MODEL,
     CONF_URL,
     CONF_WEATHER_ENTITY,
@@ -165,3 +166,43 @@ async def test_the_form_as_shown_can_be_saved_without_a_weather_entity(
     assert CONF_WEATHER_ENTITY not in as_shown
     result = await hass.config_entries.options.async_configure(result["flow_id"], filled(as_shown))
     assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+async def test_the_embedding_model_is_chosen_from_the_servers_models(
+    hass: HomeAssistant, fake_ollama: FakeOllama
+) -> None:
+    """None by default; the dropdown lists the server's models; the saved choice reaches the
+    reloaded engine, whose memory search then finds a memory by meaning."""
+    fake_ollama.embedding_models = ["nomic-embed-text"]
+    fake_ollama.embedding_words = {"docteur": 1, "médecin": 1}
+    entry = config_entry(fake_ollama.url)
+    assert await set_up_entry(hass, entry)
+    assert entry.runtime_data.engine.config.embedding_model == ""
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert shown(result, CONF_EMBEDDING_MODEL) is None
+    assert field_selector(result, CONF_EMBEDDING_MODEL).config["options"] == sorted(
+        [MODEL, "qwen3:4b", "nomic-embed-text"]
+    )
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"],
+        filled(
+            {
+                **default_tuning(),
+                CONF_DETECTOR_MODE: DETECTOR_HEURISTIC,
+                CONF_EMBEDDING_MODEL: "nomic-embed-text",
+            }
+        ),
+    )
+    await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert entry.options[CONF_EMBEDDING_MODEL] == "nomic-embed-text"
+    memory = entry.runtime_data.engine.memory
+    assert memory.hybrid.embedding_model == "nomic-embed-text"
+    await memory.remember("c1", "person", "Mon médecin s'appelle Dupont")
+    await memory.settle()
+    found = await memory.retrieve("c1", "Qui est le docteur ?", 5)
+    assert [r.content for r in found] == ["Mon médecin s'appelle Dupont"]
+    assert fake_ollama.embed_requests[-1]["model"] == "nomic-embed-text"
+
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert shown(result, CONF_EMBEDDING_MODEL) == "nomic-embed-text"

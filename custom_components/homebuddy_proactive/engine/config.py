@@ -187,6 +187,8 @@ class EngineConfig:
     memory_weight_importance: float = _default("memory_weight_importance")
     memory_learning_turns: int = _default("memory_learning_turns")
     ollama_timeout_seconds: float = _default("ollama_timeout_seconds")
+    # The Ollama model whose vectors memory search adds to BM25 ("" for none: BM25 alone).
+    embedding_model: str = ""
 
     @property
     def partial_insights(self) -> bool:
@@ -216,6 +218,8 @@ class EngineConfig:
             raise ConfigError("insight_max_characters must not be below insight_target_characters")
         if not self.ollama_model:
             raise ConfigError("an Ollama model name is required")
+        if self.embedding_model != self.embedding_model.strip() or len(self.embedding_model) > 200:
+            raise ConfigError(f"not an embedding model name: {self.embedding_model!r}")
 
 
 def validate_tuning(key: str, value: Any) -> float | int:

@@ -1,4 +1,4 @@
-"""The Ollama boundary: list models and ask for structured (JSON-schema) answers.
+"""The Ollama boundary: list models, ask for structured (JSON-schema) answers, embed texts.
 
 Every library error is translated here, once, into the engine's own exceptions so callers never
 see ``httpx`` or ``ollama`` types. Nothing here logs prompt contents: they hold transcripts.
@@ -43,6 +43,11 @@ class ModelStats:
     invalid_outputs: int = 0
     last_error: str | None = None
     available: bool | None = None
+    # Embeddings (``/api/embed``) are counted apart: a missing or slow embedding model says
+    # nothing about the chat model, so it never changes ``available``.
+    embed_calls: int = 0
+    embed_failures: int = 0
+    embed_last_error: str | None = None
 
 
 class OllamaModel:
@@ -133,6 +138,42 @@ class OllamaModel:
             raise ModelOutputError("content is not a JSON object")
         return data
 
+    async def embed(
+        self, model: str, texts: Sequence[str], *, seconds: float | None = None
+    ) -> list[list[float]]:
+        """One vector per text from the embedding ``model`` (Ollama's ``/api/embed``).
+
+        One request for every text. Raises ModelUnavailableError on transport faults or a
+        timeout (``timeout``, else the client's) and ModelOutputError when the answer does not
+        hold one vector of the same length per text. Never changes the chat model's status.
+        """
+        self.stats.embed_calls += 1
+        if not texts:
+            return []
+        try:
+            response = await asyncio.wait_for(
+                self._client.embed(model=model, input=list(texts), keep_alive=KEEP_ALIVE),
+                timeout=self.timeout if seconds is None else seconds,
+            )
+        except (
+            httpx.HTTPError,
+            ollama.ResponseError,
+            ConnectionError,
+            OSError,
+            TimeoutError,
+        ) as err:
+            self._embed_failed(_describe(err))
+            raise ModelUnavailableError(_describe(err)) from err
+        except ValueError as err:  # pydantic validation of a garbage body
+            self._embed_failed(f"unreadable response: {type(err).__name__}")
+            raise ModelOutputError("unreadable response") from err
+        vectors = [list(vector) for vector in response.embeddings or ()]
+        width = len(vectors[0]) if vectors else 0
+        if len(vectors) != len(texts) or not width or any(len(v) != width for v in vectors):
+            self._embed_failed("embeddings do not match the texts")
+            raise ModelOutputError("embeddings do not match the texts")
+        return vectors
+
     def report_timeout(self) -> None:
         """Count a call its caller cut short at the caller's deadline (a timeout)."""
         self._failed("chat", TimeoutError())
@@ -172,6 +213,11 @@ class OllamaModel:
         description = _describe(err)
         self.stats.last_error = description
         self._log_once(f"Ollama {what} failed: {description}")
+
+    def _embed_failed(self, description: str) -> None:
+        self.stats.embed_failures += 1
+        self.stats.embed_last_error = description
+        self._log_once(f"Ollama embedding failed: {description}; memory search uses words alone")
 
     def _invalid(self, reason: str) -> None:
         self.stats.invalid_outputs += 1

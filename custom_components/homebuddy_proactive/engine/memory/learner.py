@@ -52,7 +52,8 @@ LEARNED_IMPORTANCE: Final = 0.6
 ASSISTANT_SPEAKER: Final = "assistant"
 
 type Similar = Callable[[str, str, int], Awaitable[list[MemoryRecord]]]
-type Spawn = Callable[[Coroutine[Any, Any, None], str], None]
+type Spawn = Callable[[Coroutine[Any, Any, None], str], object]
+type Written = Callable[[int], None]
 
 
 class Learner:
@@ -65,10 +66,14 @@ class Learner:
         similar: Similar,
         spawn: Spawn,
         *,
+        written: Written,
         every_turns: int,
     ) -> None:
-        """Bind the stores, the clock, the similarity search and the engine's spawner."""
+        """Bind the stores, the clock, the similarity search and the engine's spawner;
+        ``written`` is told the id of each fact whose words learning wrote (its vector follows).
+        """
         self.memories = memories
+        self.written = written
         self.clock = clock
         self.similar = similar
         self.spawn = spawn
@@ -169,6 +174,7 @@ class Learner:
             )
             if not refined:
                 return None  # forgotten or superseded meanwhile
+            self.written(target.id)
             await self._history(target.id, client_id, ACTION_UPDATED, fact, now, old=target.content)
             record = await self.memories.get(STORE_FACTUAL, target.id)
             return record if isinstance(record, MemoryRecord) else None
@@ -183,6 +189,7 @@ class Learner:
             source=SOURCE_LEARNED,
             provenance=fact.provenance(),
         )
+        self.written(added.id)
         superseded = (
             decision.action == ACTION_SUPERSEDE
             and target is not None

@@ -1,8 +1,11 @@
 """Retrieval: the memories relevant to a moment of conversation, ranked for a prompt.
 
-Every long-term store is searched through the FTS5 index; BM25 matches are ranked by relevance
-times (1 + the memory's score), then the client's best preferences fill free places. A retrieved
-memory counts as accessed (at most once per :data:`ACCESS_DEBOUNCE`).
+Every long-term store is searched through the FTS5 index, and through the memories' vectors
+when an embedding model is set (``hybrid.py``, fused by reciprocal rank); matches are ranked by
+relevance times (1 + the memory's score), then the client's best preferences fill free places.
+A retrieved memory counts as accessed (at most once per :data:`ACCESS_DEBOUNCE`).
+:meth:`Recall.search` is the one way in: every search, and the loading of its candidates' rows
+(``MemoryStore.scored``), goes through it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from ..const import GLOBAL_CLIENT_ID
 from ..storage.memories import MemoryRecord
 from ..text import CapturedMemory
 from .episodes import TONE_NEUTRAL
+from .hybrid import HybridSearch
 from .records import (
+    LONG_TERM_STORES,
     STORE_AFFECTIVE,
     STORE_FACTUAL,
     AffectRecord,
@@ -61,31 +66,60 @@ class Recall:
     """Retrieval over one :class:`MemoryStore`, with the engine's clock and score weights."""
 
     def __init__(
-        self, memories: MemoryStore, clock: Callable[[], datetime], weights: ScoreWeights
+        self,
+        memories: MemoryStore,
+        clock: Callable[[], datetime],
+        weights: ScoreWeights,
+        hybrid: HybridSearch,
     ) -> None:
-        """Bind the stores, the clock and the weights."""
+        """Bind the stores, the clock, the weights and the search."""
         self.memories = memories
         self.clock = clock
         self.weights = weights
+        self.hybrid = hybrid
+
+    async def search(
+        self,
+        client_ids: Sequence[str],
+        text: str,
+        *,
+        candidates: int,
+        stores: Sequence[str] = LONG_TERM_STORES,
+        terms: Sequence[str] | None = None,
+        semantic: bool = True,
+        now: datetime | None = None,
+    ) -> list[tuple[SearchHit, ScoredMemory]]:
+        """The clients' memories relevant to ``text``, best first, with their scores.
+
+        ``terms`` replaces the words BM25 looks for (the text's content words by default);
+        ``semantic=False`` leaves the vectors out (names, which only words can match).
+        """
+        hits = await self.hybrid.search(
+            client_ids,
+            text,
+            query_terms(text) if terms is None else terms,
+            candidates=candidates,
+            stores=stores,
+            semantic=semantic,
+        )
+        return await self._scored(hits, self.clock() if now is None else now)
 
     async def retrieve(self, client_id: str, text: str, limit: int) -> list[Recollection]:
         """Up to ``limit`` memories of the client (and global ones) relevant to ``text``.
 
-        Every long-term store is searched; BM25 matches are ranked by relevance times
-        (1 + score), then the client's best preferences fill free places. Counts an access.
+        Every long-term store is searched (BM25, fused with the vectors when an embedding
+        model is set); matches are ranked by relevance times (1 + score), then the client's best
+        preferences fill free places. Counts an access.
         """
         if limit <= 0:
             return []
         now = self.clock()
         clients = (client_id, GLOBAL_CLIENT_ID)
-        hits = await self.memories.search(
-            clients, query_terms(text), candidates=max(SEARCH_CANDIDATES, 4 * limit)
+        found = await self.search(
+            clients, text, candidates=max(SEARCH_CANDIDATES, 4 * limit), now=now
         )
         ranked = sorted(
-            (
-                (hit.relevance * (1 + scored.score), hit, scored)
-                for hit, scored in await self._scored(hits, now)
-            ),
+            ((hit.relevance * (1 + scored.score), hit, scored) for hit, scored in found),
             key=lambda item: -item[0],
         )
         chosen = [recollect(scored, hit.relevance, now) for _, hit, scored in ranked[:limit]]
@@ -102,20 +136,23 @@ class Recall:
         return chosen
 
     async def similar_facts(self, client_id: str, text: str, limit: int) -> list[MemoryRecord]:
-        """The client's current factual memories most similar to ``text``, best first."""
-        hits = await self.memories.search(
-            (client_id,), query_terms(text), candidates=limit, stores=(STORE_FACTUAL,)
-        )
-        found: list[MemoryRecord] = []
-        for hit in hits:
-            record = await self.memories.get(STORE_FACTUAL, hit.id)
-            if isinstance(record, MemoryRecord) and record.current:
-                found.append(record)
-        return found
+        """The client's current factual memories most similar to ``text``, best first.
+
+        The same search as :meth:`retrieve` (BM25, fused with the vectors when an embedding
+        model is set), without counting an access."""
+        found = await self.search((client_id,), text, candidates=limit, stores=(STORE_FACTUAL,))
+        return [
+            scored.record
+            for _, scored in found
+            if isinstance(scored.record, MemoryRecord) and scored.record.current
+        ]
 
     async def _scored(
         self, hits: Sequence[SearchHit], now: datetime
     ) -> list[tuple[SearchHit, ScoredMemory]]:
+        """The hits' rows and scores, in the hits' order (hits whose row is gone are left out).
+
+        The one place a search's candidate rows are loaded."""
         by_store: dict[str, list[int]] = defaultdict(list)
         for hit in hits:
             by_store[hit.store].append(hit.id)
@@ -149,12 +186,18 @@ class Recall:
         if not names:
             return card, (memory.id,)
         now = self.clock()
-        hits = await self.memories.search(
-            (client_id, GLOBAL_CLIENT_ID), names, candidates=10, stores=(STORE_FACTUAL,)
+        found = await self.search(
+            (client_id, GLOBAL_CLIENT_ID),
+            captured.content,
+            candidates=10,
+            stores=(STORE_FACTUAL,),
+            terms=names,
+            semantic=False,
+            now=now,
         )
         notes = [
             (hit.relevance * (1 + scored.score), scored)
-            for hit, scored in await self._scored(hits, now)
+            for hit, scored in found
             if scored.record.id != memory.id
             and isinstance(scored.record, MemoryRecord)
             and scored.record.kind in NOTE_KINDS

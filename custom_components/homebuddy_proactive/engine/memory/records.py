@@ -60,6 +60,11 @@ def store_of_code(code: int) -> str:
     return _STORE_OF_CODE[code]
 
 
+def index_key(store: str, memory_id: int) -> int:
+    """A long-term memory's key in the search index and the vectors (``id * 4 + code``)."""
+    return memory_id * CODES + STORE_CODES[store]
+
+
 # The moment a memory's age is counted from.
 AGE_COLUMNS: Final = {
     STORE_FACTUAL: "created_at",

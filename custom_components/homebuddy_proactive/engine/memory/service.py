@@ -45,6 +45,7 @@ from .episodes import (
     summary_schema,
 )
 from .history import ACTION_ADDED, ACTION_EDITED, ACTION_FORGOTTEN, HistoryEntry
+from .hybrid import HybridSearch
 from .learner import Learner
 from .learning import HeardTurn
 from .maintenance import (
@@ -58,6 +59,8 @@ from .maintenance import (
 from .recall import ACCESS_DEBOUNCE, Recall, Recollection
 from .records import (
     MEMORY_STORES,
+    STORE_AFFECTIVE,
+    STORE_EPISODIC,
     STORE_FACTUAL,
     STORE_PROCEDURAL,
     AffectRecord,
@@ -66,6 +69,7 @@ from .records import (
     ProcedureRecord,
     TurnRecord,
     factual_dict,
+    index_key,
     parse_memory_ref,
 )
 from .scoring import FEEDBACK_BAD, FEEDBACK_GOOD, ScoreWeights
@@ -114,8 +118,10 @@ class MemoryEngine:
         model: OllamaModel | None = None,
         weights: ScoreWeights | None = None,
         learning_turns: int = 0,
+        embedding_model: str = "",
     ) -> None:
-        """Bind the store, the clock and (for summaries and learning) the model.
+        """Bind the store, the clock and the model (summaries, learning, and vectors when an
+        ``embedding_model`` is named: hybrid search, ``hybrid.py``).
 
         ``learning_turns``: a client's final turns learned from in one batch (also when its
         episode closes); 0 learns nothing from conversation (the hosts pass the tuning value,
@@ -126,9 +132,15 @@ class MemoryEngine:
         self.model = model
         self.weights = weights or ScoreWeights()
         self.memories = MemoryStore(store)
-        self._recall = Recall(self.memories, clock, self.weights)
+        self.hybrid = HybridSearch(self.memories, model, embedding_model, self._spawn)
+        self._recall = Recall(self.memories, clock, self.weights, self.hybrid)
         self._learner = Learner(
-            self.memories, clock, self.similar_facts, self._spawn, every_turns=learning_turns
+            self.memories,
+            clock,
+            self.similar_facts,
+            self._spawn,
+            written=lambda memory_id: self.hybrid.wake((index_key(STORE_FACTUAL, memory_id),)),
+            every_turns=learning_turns,
         )
         self._learner.model = model
         # One turn at a time per client: two turns must not both open an episode.
@@ -183,6 +195,7 @@ class MemoryEngine:
             source=source,
             new_content=content,
         )
+        self.hybrid.wake((index_key(STORE_FACTUAL, added.id),))
         return added
 
     async def similar_facts(self, client_id: str, text: str, limit: int) -> list[MemoryRecord]:
@@ -238,7 +251,7 @@ class MemoryEngine:
             raise MemoryError(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
         if success_criteria is not None:
             success_criteria = clean_text(success_criteria, "success_criteria", MAX_ITEM_CHARACTERS)
-        return await self.memories.save_procedure(
+        procedure = await self.memories.save_procedure(
             client_id=client_id,
             name=name,
             name_key=procedure_key(name),
@@ -250,6 +263,8 @@ class MemoryEngine:
             importance=importance,
             source=source,
         )
+        self.hybrid.wake((index_key(STORE_PROCEDURAL, procedure.id),))
+        return procedure
 
     async def procedure(self, client_id: str, name: str) -> ProcedureRecord | None:
         """The procedure of that name (the client's, else a global one); counts an access."""
@@ -279,7 +294,7 @@ class MemoryEngine:
         check_client(client_id)
         check_importance(importance)
         check_sentiment(sentiment)
-        return await self.memories.add_affect(
+        feeling = await self.memories.add_affect(
             client_id=client_id,
             sentiment=float(sentiment),
             emotions=clean_items(emotions, "emotions"),
@@ -290,6 +305,8 @@ class MemoryEngine:
             importance=importance,
             source=source,
         )
+        self.hybrid.wake((index_key(STORE_AFFECTIVE, feeling.id),))
+        return feeling
 
     # -- conversation: short-term and episodes -----------------------------------------------
 
@@ -388,6 +405,7 @@ class MemoryEngine:
         """Close with an extractive summary now; ask the model for a better one in the back."""
         extractive = extractive_summary(episode.turns)
         await self.memories.close_episode(episode.episode_id, now, extractive)
+        self.hybrid.wake((index_key(STORE_EPISODIC, episode.id),))
         record = session_summary_record(episode, extractive, now)
         await self.store.put_session_summary(record)
         if (
@@ -447,11 +465,12 @@ class MemoryEngine:
         if current is None or current.summary_source == SUMMARY_USER:
             return  # forgotten or corrected by the user meanwhile
         await self.memories.set_episode_summary(episode.episode_id, summary)
+        self.hybrid.wake((index_key(STORE_EPISODIC, episode.id),))
         await self.store.put_session_summary(session_summary_record(episode, summary, self.clock()))
         if summary.emotional_tone != TONE_NEUTRAL and (
             abs(summary.sentiment) >= AFFECT_MIN_SENTIMENT or summary.emotions
         ):
-            await self.memories.add_affect(
+            feeling = await self.memories.add_affect(
                 client_id=episode.client_id,
                 sentiment=summary.sentiment,
                 emotions=summary.emotions,
@@ -462,14 +481,16 @@ class MemoryEngine:
                 importance=max(0.5, abs(summary.sentiment)),
                 source="episode",
             )
+            self.hybrid.wake((index_key(STORE_AFFECTIVE, feeling.id),))
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
+    def _spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None] | None:
         if self._closed:  # closing: no new work that close() would not cancel
             coroutine.close()
-            return
+            return None
         task = asyncio.create_task(coroutine, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
+        return task
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -477,7 +498,7 @@ class MemoryEngine:
             LOGGER.error("Memory background task failed", exc_info=error)
 
     async def settle(self) -> None:
-        """Wait until background summaries are written (tests, orderly shutdowns)."""
+        """Wait until background summaries and vectors are written (tests, orderly shutdowns)."""
         # Only unfinished tasks: awaiting finished ones would not yield to the loop.
         while pending := [task for task in self._tasks if not task.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
@@ -623,6 +644,8 @@ class MemoryEngine:
                 raise MemoryError("this client already has another procedure of that name")
         if not await self.memories.update(store, memory_id, columns, record.client_id):
             raise MemoryNotFoundError(store, memory_id)
+        # A changed text lost its vector (schema trigger): it is computed again.
+        self.hybrid.wake((index_key(store, memory_id),))
         revised = await self.memories.get(store, memory_id)
         if revised is None:
             raise MemoryNotFoundError(store, memory_id)
@@ -707,6 +730,7 @@ class MemoryEngine:
     async def close(self) -> None:
         """Stop background summaries and wait for a running maintenance; idempotent."""
         self._closed = True
+        self.hybrid.closed = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

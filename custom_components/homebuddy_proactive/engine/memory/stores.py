@@ -5,8 +5,8 @@ memories, all scoped by ``client_id`` (``global`` for everyone). :class:`MemoryS
 queries of each store (``factual.py``, ``conversation.py``, ``procedural.py``, ``affective.py``)
 with those over every store: lookup, listing, edits, scores, accesses, feedback and search.
 Scores are computed in SQL from the same formula as :func:`memory_score`; search runs through
-the FTS5 index the schema's triggers maintain. Every write is committed before its method
-returns.
+the FTS5 index the schema's triggers maintain (vectors: ``vector_store.py``, ``hybrid.py``).
+Every write is committed before its method returns.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from .records import (
 from .scoring import ScoreWeights, score_sql
 from .search import MATCH_BUDGET, MatchPlan, document_count_sql, plan_match, term_patterns
 from .tables import ids_json, to_json, where_equal
+from .vector_store import VectorStore
 
 # Columns a user's edit may set (MemoryEngine.revise validates the values).
 _EDITABLE_COLUMNS: Final = {
@@ -66,7 +67,9 @@ _EDITABLE_COLUMNS: Final = {
 _JSON_COLUMNS: Final = frozenset({"topics", "steps", "prerequisites", "emotions", "triggers"})
 
 
-class MemoryStore(FactualStore, HistoryStore, ConversationStore, ProceduralStore, AffectiveStore):
+class MemoryStore(
+    FactualStore, HistoryStore, ConversationStore, ProceduralStore, AffectiveStore, VectorStore
+):
     """The memory tables of one :class:`ProactiveStore`."""
 
     # -- meta --------------------------------------------------------------------------------
@@ -162,15 +165,19 @@ class MemoryStore(FactualStore, HistoryStore, ConversationStore, ProceduralStore
     async def scored(
         self, store: str, ids: Sequence[int], now: datetime, weights: ScoreWeights
     ) -> list[ScoredMemory]:
-        """Memories of one store with their scores, computed in SQL."""
+        """Current memories of one store with their scores, computed in SQL.
+
+        Superseded facts are never scored: whatever found them (words or vectors), they are
+        not given to the model as current."""
         if not ids:
             return []
         params: dict[str, Any] = {"now": now.isoformat(), "ids": ids_json(ids)}
         params.update(weights.sql_parameters())
+        current = " AND valid_until IS NULL" if store == STORE_FACTUAL else ""
         rows = await self._all(
             f"SELECT {STORE_COLUMNS[store]}, {score_sql(AGE_COLUMNS[store])}"
             f" FROM {STORE_TABLES[store]}"
-            " WHERE id IN (SELECT value FROM json_each(:ids))",
+            f" WHERE id IN (SELECT value FROM json_each(:ids)){current}",
             params,
         )
         return [

@@ -141,6 +141,7 @@ class ProactiveEngine:
             model=model,
             weights=weights_from_config(config),
             learning_turns=config.memory_learning_turns,
+            embedding_model=config.embedding_model,
         )
         # No model call for a summary in heuristic mode (see memory/session_summary.py).
         self.memory.model_summaries = config.detector_mode != DETECTOR_HEURISTIC

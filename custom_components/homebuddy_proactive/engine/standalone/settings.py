@@ -106,6 +106,7 @@ class ServerSettings:
             ollama_base_url=base_url,
             ollama_model=get("OLLAMA_MODEL", DEFAULT_OLLAMA_MODEL),
             detector_mode=mode,
+            embedding_model=get("OLLAMA_EMBEDDING_MODEL", ""),
         ).with_tuning(tuning)
 
         log_level = get("LOG_LEVEL", "INFO").upper()

@@ -1,0 +1,253 @@
+"""Hybrid retrieval: FTS5/BM25 and embedding vectors, fused by reciprocal rank fusion.
+
+With an embedding model chosen (none by default), every long-term memory gets a vector from
+Ollama's ``/api/embed``, stored in the engine's SQLite file (``memory_vectors``, schema v9) and
+indexed in memory (``vectors.py``). A search embeds the query (at most :data:`QUERY_TIMEOUT`),
+takes the client's and ``global``'s nearest memories at or above :data:`MIN_SIMILARITY`, and
+fuses that ranking with BM25's: each memory scores the sum of ``1 / (RRF_K + rank)`` over the
+rankings it is in, normalised so the best is 1 (the relevance the caller multiplies by
+``1 + score``). No model, no vector yet, a failed or slow query embedding (then none for
+:data:`RETRY_SECONDS`): BM25 alone, exactly as without embeddings.
+
+Vectors are computed in the background, never on the path of an acknowledgement: a write names
+the memories to embed (at most :data:`MAX_WAITING` waiting; beyond, a scan of the file finds
+them), one worker task embeds them :data:`EMBED_BATCH` texts per ``/api/embed`` call, and the
+first start (or a changed model) embeds every memory without a vector of that model. The
+worker ends when nothing is left; a failure leaves the rest for the next write or search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Final
+
+import aiosqlite
+import numpy as np
+import numpy.typing as npt
+
+from ..llm import ModelError, OllamaModel
+from ..storage.memory_schema import CODES
+from .records import LONG_TERM_STORES, STORE_CODES, SearchHit, store_of_code
+from .stores import MemoryStore
+from .vectors import INLINE_ROWS, VectorIndex, cosines, quantise, unit
+
+LOGGER = logging.getLogger(__name__)
+
+RRF_K: Final = 60
+# A query's embedding must come back within this (seconds), else BM25 answers alone.
+QUERY_TIMEOUT: Final = 1.0
+# After an embedding failure, queries skip the vectors for this long (seconds).
+RETRY_SECONDS: Final = 60.0
+# Cosine below which a vector neighbour is not a match (typical multilingual models put
+# unrelated sentences at 0.2-0.4 and paraphrases above 0.6).
+MIN_SIMILARITY: Final = 0.45
+EMBED_BATCH: Final = 32
+MAX_WAITING: Final = 1000
+# Characters of a memory sent to the model (Ollama truncates to the model's context anyway).
+MAX_EMBED_CHARACTERS: Final = 2000
+# Query vectors kept for texts searched again (a final after its last partial, Assist's turn).
+QUERY_CACHE: Final = 64
+
+Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None] | None"]
+
+
+def fuse(rankings: Sequence[Sequence[SearchHit]], k: int = RRF_K) -> list[SearchHit]:
+    """Reciprocal rank fusion: best first, relevance the fused score over the best one's."""
+    scores: dict[tuple[str, int], float] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking, start=1):
+            key = (hit.store, hit.id)
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    if not scores:
+        return []
+    best = max(scores.values())
+    ordered = sorted(scores.items(), key=lambda item: -item[1])  # stable: first seen first
+    return [
+        SearchHit(store=store, id=id_, relevance=score / best) for (store, id_), score in ordered
+    ]
+
+
+class HybridSearch:
+    """The memory search: BM25, plus vectors when an embedding model is set."""
+
+    def __init__(
+        self,
+        memories: MemoryStore,
+        model: OllamaModel | None,
+        embedding_model: str,
+        spawn: Spawn,
+    ) -> None:
+        """Bind the stores, the Ollama client, the embedding model ("" for none), and the
+        owner's way of starting a background task (cancelled when the owner closes)."""
+        self.memories = memories
+        self.model = model
+        self.embedding_model = embedding_model
+        self.index = VectorIndex()
+        self._spawn = spawn
+        self._waiting: set[int] = set()
+        self._scan = True  # embed every memory without a vector (first start, new model)
+        self._scanned: dict[int, int] = {}  # the scan's progress: last id of each store
+        self._loaded = False
+        self._worker: asyncio.Task[None] | None = None
+        self._down_until = 0.0
+        self.query_timeout = QUERY_TIMEOUT
+        self._queries: OrderedDict[str, npt.NDArray[np.float32] | None] = OrderedDict()
+        self.closed = False
+
+    @property
+    def enabled(self) -> bool:
+        """Whether an embedding model is set (and a client to reach it)."""
+        return self.model is not None and bool(self.embedding_model)
+
+    # -- search ------------------------------------------------------------------------------
+
+    async def search(
+        self,
+        client_ids: Sequence[str],
+        text: str,
+        terms: Sequence[str],
+        *,
+        candidates: int,
+        stores: Sequence[str] = LONG_TERM_STORES,
+        semantic: bool = True,
+    ) -> list[SearchHit]:
+        """The clients' memories matching ``terms`` (BM25) or near ``text`` (vectors), fused."""
+        lexical = self.memories.search(client_ids, terms, candidates=candidates, stores=stores)
+        if not semantic or not self.enabled or self.closed:
+            return await lexical
+        self.wake()  # the first search starts the backfill; later ones only retry after faults
+        if not self.index.rows(client_ids) or self._down():
+            return await lexical
+        hits, near = await asyncio.gather(
+            lexical, self._nearest(client_ids, text, candidates, stores)
+        )
+        return fuse((hits, near)) if near else hits
+
+    async def _nearest(
+        self, client_ids: Sequence[str], text: str, candidates: int, stores: Sequence[str]
+    ) -> list[SearchHit]:
+        """The vector ranking; empty (never an error) when the embedding fails or is slow."""
+        query = await self._query_vector(text[:MAX_EMBED_CHARACTERS])
+        if query is None:
+            return []
+        codes = sorted(STORE_CODES[store] for store in stores)
+        if self.index.rows(client_ids) > INLINE_ROWS:
+            keys = await asyncio.get_running_loop().run_in_executor(
+                None, self.index.nearest, query, client_ids, codes
+            )
+        else:
+            keys = self.index.nearest(query, client_ids, codes)
+        if not keys:
+            return []
+        stored = await self.memories.stored_vectors(self.embedding_model, keys)
+        # Vectors gone from the file (memory forgotten or edited) leave the index. No await
+        # since the read: a new vector stored after it (one connection, in order) is added to
+        # the index after this discard, never before.
+        self.index.discard(key for key in keys if key not in stored)
+        present = [key for key in keys if key in stored]
+        similarity = cosines(query, [stored[key] for key in present])
+        ranked = sorted(
+            (
+                (value, key)
+                for value, key in zip(similarity, present, strict=True)
+                if value >= MIN_SIMILARITY
+            ),
+            key=lambda item: -item[0],
+        )[:candidates]
+        return [
+            SearchHit(store=store_of_code(key % CODES), id=key // CODES, relevance=value)
+            for value, key in ranked
+        ]
+
+    async def _query_vector(self, text: str) -> npt.NDArray[np.float32] | None:
+        """The text's unit vector (cached), None when the model fails or is slow."""
+        if text in self._queries:
+            self._queries.move_to_end(text)
+            return self._queries[text]
+        assert self.model is not None
+        try:
+            vectors = await self.model.embed(
+                self.embedding_model, [text], seconds=self.query_timeout
+            )
+        except ModelError:
+            self._down_until = asyncio.get_running_loop().time() + RETRY_SECONDS
+            return None
+        query = self._queries[text] = unit(vectors[0])
+        while len(self._queries) > QUERY_CACHE:
+            self._queries.popitem(last=False)
+        return query
+
+    def _down(self) -> bool:
+        return asyncio.get_running_loop().time() < self._down_until
+
+    # -- background embedding ----------------------------------------------------------------
+
+    def wake(self, keys: Sequence[int] = ()) -> None:
+        """Embed these memories (search keys) soon, and whatever is still missing."""
+        if not self.enabled or self.closed:
+            return
+        if len(self._waiting) + len(keys) > MAX_WAITING:
+            self._waiting.clear()
+            self._scan = True
+        else:
+            self._waiting.update(keys)
+        if not (self._waiting or self._scan or not self._loaded) or self._down():
+            return
+        if self._worker is None or self._worker.done():
+            self._worker = self._spawn(self._embed_pending(), "homebuddy memory embeddings")
+
+    async def _embed_pending(self) -> None:
+        try:
+            if not self._loaded:
+                dropped = await self.memories.drop_vectors_except(self.embedding_model)
+                if dropped:
+                    LOGGER.info("Dropped %s vectors of another embedding model", dropped)
+                self.index.add(await self.memories.vector_bits(self.embedding_model))
+                self._loaded = True
+            while not self.closed:
+                if self._waiting:
+                    keys = [
+                        self._waiting.pop() for _ in range(min(EMBED_BATCH, len(self._waiting)))
+                    ]
+                    batch = await self.memories.vector_texts(keys, missing=self.embedding_model)
+                elif self._scan:
+                    batch = await self.memories.vectors_pending(
+                        self.embedding_model, EMBED_BATCH, self._scanned
+                    )
+                    if not batch:
+                        self._scan = False
+                        self._scanned.clear()  # a later scan starts from the beginning
+                        return
+                    for key, _, _ in batch:
+                        code, memory_id = key % CODES, key // CODES
+                        self._scanned[code] = max(self._scanned.get(code, 0), memory_id)
+                else:
+                    return
+                if batch and not await self._embed(batch):
+                    return
+        except aiosqlite.Error as err:
+            LOGGER.warning("Memory embeddings stopped: %s", err)
+
+    async def _embed(self, batch: Sequence[tuple[int, str, str]]) -> bool:
+        """Embed and store one batch; False when the model failed (the rest waits)."""
+        assert self.model is not None
+        try:
+            vectors = await self.model.embed(
+                self.embedding_model, [text[:MAX_EMBED_CHARACTERS] for _, _, text in batch]
+            )
+        except ModelError:
+            self._down_until = asyncio.get_running_loop().time() + RETRY_SECONDS
+            self._scan = True  # what was waiting is found again by the scan
+            self._scanned.clear()
+            self._waiting.clear()
+            return False
+        rows = []
+        for (key, client_id, text), vector in zip(batch, vectors, strict=True):
+            quantised = quantise(vector)
+            if quantised is not None:
+                rows.append((key, client_id, text, *quantised))
+        self.index.add(await self.memories.put_vectors(self.embedding_model, rows))
+        return True

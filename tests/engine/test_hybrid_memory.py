@@ -1,0 +1,336 @@
+"""Hybrid memory search: BM25 plus vectors from Ollama's /api/embed, fused by reciprocal rank.
+
+Real SQLite files, the fake Ollama (a real HTTP server) shaping the vectors word by word.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from custom_components.homebuddy_proactive.engine.llm import ModelUnavailableError, OllamaModel
+from custom_components.homebuddy_proactive.engine.memory import (
+    STORE_AFFECTIVE,
+    STORE_EPISODIC,
+    STORE_FACTUAL,
+    STORE_PROCEDURAL,
+    MemoryEngine,
+)
+from custom_components.homebuddy_proactive.engine.memory.hybrid import fuse
+from custom_components.homebuddy_proactive.engine.memory.records import SearchHit
+from custom_components.homebuddy_proactive.engine.memory.vectors import (
+    INLINE_ROWS,
+    VectorIndex,
+    quantise,
+    unit,
+)
+from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
+from custom_components.homebuddy_proactive.engine.storage import SCHEMA_VERSION, ProactiveStore
+from tests.engine.conftest import insert_old_memory
+from tests.fake_ollama import FakeOllama
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+EMBEDDER = "nomic-embed-text"
+# "docteur", "médecin" and "toubib" mean one thing; "dentiste" another.
+WORDS = {"docteur": 1, "médecin": 1, "toubib": 1, "doctor": 1, "dentiste": 2, "chat": 3}
+
+
+@dataclass
+class Opened:
+    """Engines over one real SQLite file, and what to close after the test."""
+
+    path: Path
+    fake: FakeOllama
+    closing: list[Any] = field(default_factory=list)
+
+    async def engine(self, embedding_model: str = EMBEDDER) -> MemoryEngine:
+        store = await ProactiveStore.open(self.path, checkpoint_interval=None)
+        model = OllamaModel(self.fake.url, "llama3.2:3b", timeout=5)
+        engine = MemoryEngine(store, lambda: NOW, model=model, embedding_model=embedding_model)
+        self.closing += [engine, store, model]
+        return engine
+
+    async def close(self) -> None:
+        for thing in self.closing:
+            await thing.close()
+        self.closing.clear()
+
+
+@pytest.fixture
+async def fake_embedder(socket_enabled: None) -> AsyncIterator[FakeOllama]:
+    """A fake Ollama with an embedding model whose vectors follow :data:`WORDS`."""
+    async with FakeOllama(embedding_models=[EMBEDDER], embedding_words=dict(WORDS)) as fake:
+        yield fake
+
+
+@pytest.fixture
+async def opened(tmp_path: Path, fake_embedder: FakeOllama) -> AsyncIterator[Opened]:
+    made = Opened(tmp_path / "memory.db", fake_embedder)
+    yield made
+    await made.close()
+
+
+def vectors(path: Path) -> dict[int, str]:
+    """The vectors stored in the file: search key → model."""
+    with sqlite3.connect(path) as db:
+        return dict(db.execute("SELECT key, model FROM memory_vectors").fetchall())
+
+
+async def contents(engine: MemoryEngine, text: str) -> list[str]:
+    return [r.content for r in await engine.retrieve("c1", text, 5)]
+
+
+async def test_docteur_finds_the_medecin_only_with_the_embedding_model(opened: Opened) -> None:
+    """Words alone miss a synonym; with the embedding model the memory is found, first."""
+    words_only = await opened.engine(embedding_model="")
+    doctor = await words_only.remember("c1", "person", "Mon médecin s'appelle Dupont")
+    await words_only.remember("c1", "fact", "Le chat dort sur le canapé")
+    await words_only.remember("c2", "person", "Mon toubib est à Lyon")  # another client's
+    assert await contents(words_only, "Qui est le docteur ?") == []
+    assert opened.fake.embed_requests == []  # no embedding model: never asked
+    await opened.close()
+
+    hybrid = await opened.engine()
+    assert await contents(hybrid, "Qui est le docteur ?") == []  # no vector yet: BM25 alone
+    await hybrid.settle()  # the first search started the backfill
+    # One /api/embed call for the three memories, with the chosen model.
+    assert [(r["model"], len(r["input"])) for r in opened.fake.embed_requests] == [(EMBEDDER, 3)]
+    assert sorted(vectors(opened.path)) == sorted(
+        [doctor.id * 4, (doctor.id + 1) * 4, (doctor.id + 2) * 4]
+    )
+    assert set(vectors(opened.path).values()) == {EMBEDDER}
+    assert await contents(hybrid, "Qui est le docteur ?") == ["Mon médecin s'appelle Dupont"]
+    asked = len(opened.fake.embed_requests)
+    assert await contents(hybrid, "Qui est le docteur ?") == ["Mon médecin s'appelle Dupont"]
+    assert len(opened.fake.embed_requests) == asked  # the same text: its vector is reused
+    # A new memory is embedded in the background, without a search asking for it.
+    await hybrid.remember("c1", "fact", "Le toubib reçoit le mardi")
+    await hybrid.settle()
+    assert opened.fake.embedded_texts[-1] == "Le toubib reçoit le mardi"
+    assert set(await contents(hybrid, "Qui est le docteur ?")) == {
+        "Mon médecin s'appelle Dupont",
+        "Le toubib reçoit le mardi",
+    }
+
+
+def test_reciprocal_rank_fusion_of_two_rankings() -> None:
+    """Each memory scores the sum of 1/(60 + rank); relevance is over the best score."""
+    a, b, c = (SearchHit(store=STORE_FACTUAL, id=n, relevance=1.0) for n in (1, 2, 3))
+    fused = fuse(([a, b], [b, c]))
+    assert [hit.id for hit in fused] == [2, 1, 3]
+    assert fused[0].relevance == 1.0
+    assert fused[1].relevance == pytest.approx((1 / 61) / (1 / 62 + 1 / 61))
+    assert fused[2].relevance == pytest.approx((1 / 62) / (1 / 62 + 1 / 61))
+    assert fuse(([], [])) == []
+
+
+async def test_fused_order_on_a_constructed_case(opened: Opened) -> None:
+    """A: words only (best BM25); B: words and meaning; C: meaning only. Fused: B, A, C."""
+    engine = await opened.engine()
+    a = await engine.remember("c1", "fact", "Paul part mardi")
+    b = await engine.remember("c1", "fact", "Le docteur passe mardi chez Paul")
+    c = await engine.remember("c1", "fact", "Le toubib et le dentiste")
+    await engine.settle()
+    query = "médecin Paul mardi"
+    found = [r.id for r in await engine.retrieve("c1", query, 5)]
+    assert found == [b.id, a.id, c.id]
+
+    words_only = await opened.engine(embedding_model="")
+    assert [r.id for r in await words_only.retrieve("c1", query, 5)] == [a.id, b.id]
+
+
+@pytest.mark.parametrize("fault", ["down", "slow"])
+async def test_embedding_model_down_or_slow_gives_the_bm25_result(
+    opened: Opened, fault: str
+) -> None:
+    """A failing or slow query embedding: the BM25 answer, no error; then no retry for a while."""
+    engine = await opened.engine()
+    await engine.remember("c1", "person", "Mon médecin s'appelle Dupont")
+    await engine.remember("c1", "fact", "Paul part mardi")
+    await engine.settle()
+    assert await contents(engine, "Paul et le docteur") == [
+        "Paul part mardi",
+        "Mon médecin s'appelle Dupont",
+    ]
+    engine.hybrid.query_timeout = 0.05
+    if fault == "down":
+        opened.fake.embed_status = 500
+    else:
+        opened.fake.embed_delay = 0.3
+    asked = len(opened.fake.embed_requests)
+    assert await contents(engine, "Et Paul, et le docteur ?") == ["Paul part mardi"]
+    assert len(opened.fake.embed_requests) == asked + 1
+    assert engine.model is not None
+    assert engine.model.stats.embed_failures == 1
+    assert engine.model.stats.available is not False  # the chat model's status is untouched
+    # Within the retry delay the model is not asked again, and a new memory still lands.
+    assert await contents(engine, "Paul ou le docteur") == ["Paul part mardi"]
+    await engine.remember("c1", "fact", "Paul aime le docteur Who")
+    await engine.settle()
+    assert len(opened.fake.embed_requests) == asked + 1
+    assert "Paul aime le docteur Who" in await contents(engine, "Paul docteur")
+
+
+async def test_vectors_go_with_their_memory_and_follow_its_edits(opened: Opened) -> None:
+    """Forgetting deletes the vector; an edit drops it at once and a new one is computed."""
+    engine = await opened.engine()
+    memory = await engine.remember("c1", "fact", "Le chat dort sur le canapé")
+    kept = await engine.remember("c1", "fact", "Paul part mardi")
+    procedure = await engine.remember_procedure("c1", "Café", ["moudre", "verser"])
+    feeling = await engine.remember_feeling("c1", 0.8, "Content du chat")
+    await engine.settle()
+    assert sorted(vectors(opened.path)) == sorted(
+        [memory.id * 4, kept.id * 4, procedure.id * 4 + 2, feeling.id * 4 + 3]
+    )
+    assert await contents(engine, "le docteur") == []
+
+    await engine.revise(memory.id, {"content": "Rendez-vous chez le médecin jeudi"})
+    assert memory.id * 4 not in vectors(opened.path)  # the old text's vector is gone at once
+    await engine.settle()
+    assert opened.fake.embedded_texts[-1] == "Rendez-vous chez le médecin jeudi"
+    assert memory.id * 4 in vectors(opened.path)
+    assert await contents(engine, "le docteur") == ["Rendez-vous chez le médecin jeudi"]
+
+    asked = len(opened.fake.embed_requests)
+    await engine.revise(kept.id, {"importance": 0.9})  # same text: no new vector
+    await engine.settle()
+    assert len(opened.fake.embed_requests) == asked
+
+    assert await engine.forget(memory.id)
+    assert await engine.forget(procedure.id, store=STORE_PROCEDURAL)
+    assert await engine.forget(feeling.id, store=STORE_AFFECTIVE)
+    assert sorted(vectors(opened.path)) == [kept.id * 4]
+    assert await contents(engine, "le docteur") == []
+
+
+async def test_a_new_embedding_model_replaces_every_vector(opened: Opened) -> None:
+    """Choosing another model drops the old vectors and embeds every memory again."""
+    opened.fake.embedding_models.append("bge-m3")
+    engine = await opened.engine()
+    await engine.remember("c1", "person", "Mon médecin s'appelle Dupont")
+    await engine.remember("c1", "fact", "Paul part mardi")
+    await engine.retrieve("c1", "Paul", 5)
+    await engine.settle()
+    assert set(vectors(opened.path).values()) == {EMBEDDER}
+    await opened.close()
+
+    other = await opened.engine(embedding_model="bge-m3")
+    await other.retrieve("c1", "Paul", 5)
+    await other.settle()
+    assert list(vectors(opened.path).values()) == ["bge-m3", "bge-m3"]
+    assert opened.fake.embed_requests[-1]["model"] == "bge-m3"
+    assert await contents(other, "Qui est le docteur ?") == ["Mon médecin s'appelle Dupont"]
+
+
+async def test_migration_from_v7_keeps_every_memory_and_embeds_them(opened: Opened) -> None:
+    """A file at schema 7 with memories of every store: all kept, listed, then embedded."""
+    assert SCHEMA_VERSION == 9
+    store = await ProactiveStore.open(opened.path, target_version=7, checkpoint_interval=None)
+    for client, kind, content in (
+        ("c1", "person", "Mon médecin s'appelle Dupont"),
+        ("global", "fact", "La maison a un jardin"),
+    ):
+        await insert_old_memory(store, client_id=client, kind=kind, content=content, created_at=NOW)
+    old = MemoryEngine(store, lambda: NOW)  # the other stores are written as in v7
+    await old.remember_procedure("c1", "Café", ["moudre", "verser"])
+    await old.remember_feeling("c1", 0.7, "Heureux au jardin")
+    for text in ("Bonjour", "Il fait beau", "On va au parc"):
+        await old.observe_turn("c1", "s1", text)
+    await old.close_episode("c1", "s1")
+    await old.close()
+    await store.close()
+
+    engine = await opened.engine()
+    assert await engine.store.schema_version() == SCHEMA_VERSION
+    before = await engine.overview(None)
+    assert {entry.get("content") for entry in before} >= {
+        "Mon médecin s'appelle Dupont",
+        "La maison a un jardin",
+    }
+    await engine.retrieve("c1", "jardin", 5)
+    await engine.settle()
+    stores = {key % 4 for key in vectors(opened.path)}
+    assert stores == {0, 1, 2, 3}  # factual, episodic (its summary), procedural, affective
+    assert len(vectors(opened.path)) == 5
+    assert {entry["store"] for entry in before} >= {
+        STORE_FACTUAL,
+        STORE_EPISODIC,
+        STORE_PROCEDURAL,
+        STORE_AFFECTIVE,
+    }
+    # Global memories are found by meaning too.
+    assert "La maison a un jardin" in await contents(engine, "le jardin")
+
+
+def test_the_index_finds_the_nearest_of_thousands_through_its_sign_bits() -> None:
+    """Above the inline size: the sign-bit pass keeps the true nearest among its candidates."""
+    rng = np.random.default_rng(3)
+    rows = rng.standard_normal((INLINE_ROWS + 1000, 64)).astype(np.float32)
+    index = VectorIndex()
+    stored: list[tuple[int, str, bytes]] = []
+    for n, row in enumerate(rows):
+        quantised = quantise(row.tolist())
+        assert quantised is not None
+        stored.append((n * 4, "c1" if n % 3 else "global", quantised[1]))
+    index.add(stored)
+    assert len(index) == len(rows)
+    target = 1234
+    query = unit((rows[target] + 0.1 * rng.standard_normal(64)).tolist())
+    assert query is not None
+    nearest = index.nearest(query, ("c1", "global"), (0,))
+    assert nearest[0] == target * 4
+    assert index.nearest(query, ("c1", "global"), (1, 2, 3)) == []  # no such store
+    index.discard([target * 4])
+    assert target * 4 not in index.nearest(query, ("c1", "global"), (0,))
+    assert quantise([0.0] * 8) is None
+
+
+def test_the_embedding_model_is_read_from_the_environment() -> None:
+    """OLLAMA_EMBEDDING_MODEL names it; unset, memory search uses words alone."""
+    assert ServerSettings.from_env({}).engine.embedding_model == ""
+    settings = ServerSettings.from_env({"OLLAMA_EMBEDDING_MODEL": " bge-m3 "})
+    assert settings.engine.embedding_model == "bge-m3"
+
+
+async def test_embed_sends_one_request_for_many_texts(fake_embedder: FakeOllama) -> None:
+    """The client's embed: one /api/embed call, one vector per text, keep_alive set."""
+    model = OllamaModel(fake_embedder.url, "llama3.2:3b", timeout=5)
+    try:
+        result = await model.embed(EMBEDDER, ["le docteur", "le médecin", "le chat"])
+        assert len(result) == 3
+        assert result[0] == pytest.approx(result[1])
+        assert float(np.dot(result[0], result[2])) < 0.1
+        assert fake_embedder.embed_requests[-1]["keep_alive"] == "30m"
+        with pytest.raises(ModelUnavailableError):
+            await model.embed("not-pulled", ["x"])
+    finally:
+        await model.close()
+
+
+async def test_the_backfill_embeds_every_memory_in_batches(opened: Opened) -> None:
+    """70 memories stored without the model: the first search embeds them, 32 texts a call."""
+    words_only = await opened.engine(embedding_model="")
+    await words_only.memories.add_facts(
+        {
+            "client_id": "c1",
+            "kind": "fact",
+            "content": f"Souvenir numéro {n}" + (" chez le médecin" if n == 50 else ""),
+            "created_at": NOW,
+            "importance": 0.5,
+        }
+        for n in range(70)
+    )
+    await opened.close()
+    engine = await opened.engine()
+    await engine.retrieve("c1", "bonjour", 5)
+    await engine.settle()
+    assert [len(r["input"]) for r in opened.fake.embed_requests] == [32, 32, 6]
+    assert len(vectors(opened.path)) == 70
+    assert await contents(engine, "Le docteur") == ["Souvenir numéro 50 chez le médecin"]
