@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -201,3 +201,20 @@ async def init_integration(
     """Set the integration up for real against the fake Ollama and return its entry."""
     await set_up_entry(hass, mock_config_entry)
     return mock_config_entry
+
+
+@pytest.fixture
+async def setup_with_options(
+    hass: HomeAssistant, mock_config_entry: MockConfigEntry
+) -> Callable[..., Awaitable[MockConfigEntry]]:
+    """Set the integration up with the given options; it must load."""
+
+    async def _setup(**options: Any) -> MockConfigEntry:
+        mock_config_entry.add_to_hass(hass)
+        hass.config_entries.async_update_entry(mock_config_entry, options=options)
+        assert await hass.config_entries.async_setup(mock_config_entry.entry_id)
+        await hass.async_block_till_done()
+        assert mock_config_entry.state is ConfigEntryState.LOADED
+        return mock_config_entry
+
+    return _setup

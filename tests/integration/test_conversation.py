@@ -19,7 +19,6 @@ from freezegun.api import FrozenDateTimeFactory
 from homeassistant.components import conversation
 from homeassistant.components.homeassistant.exposed_entities import async_expose_entity
 from homeassistant.components.weather import Forecast, WeatherEntity, WeatherEntityFeature
-from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import UnitOfTemperature
 from homeassistant.core import Context, HomeAssistant, ServiceCall
 from homeassistant.exceptions import ServiceValidationError
@@ -62,20 +61,11 @@ class Reply:
 
 
 @pytest.fixture
-async def setup_assist(
-    hass: HomeAssistant, mock_config_entry: MockConfigEntry
+def setup_assist(
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
 ) -> Callable[..., Awaitable[MockConfigEntry]]:
     """Set the integration up with the given options."""
-
-    async def _setup(**options: Any) -> MockConfigEntry:
-        mock_config_entry.add_to_hass(hass)
-        hass.config_entries.async_update_entry(mock_config_entry, options=options)
-        assert await hass.config_entries.async_setup(mock_config_entry.entry_id)
-        await hass.async_block_till_done()
-        assert mock_config_entry.state is ConfigEntryState.LOADED
-        return mock_config_entry
-
-    return _setup
+    return setup_with_options
 
 
 def agent_id(hass: HomeAssistant, entry: MockConfigEntry) -> str:

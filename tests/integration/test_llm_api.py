@@ -37,19 +37,11 @@ GLASSES = "glasses-lea"
 
 
 @pytest.fixture
-async def setup_memory(
-    hass: HomeAssistant, mock_config_entry: MockConfigEntry
+def setup_memory(
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
 ) -> Callable[..., Awaitable[MockConfigEntry]]:
     """Set the integration up with the given options."""
-
-    async def _setup(**options: Any) -> MockConfigEntry:
-        mock_config_entry.add_to_hass(hass)
-        hass.config_entries.async_update_entry(mock_config_entry, options=options)
-        assert await hass.config_entries.async_setup(mock_config_entry.entry_id)
-        await hass.async_block_till_done()
-        return mock_config_entry
-
-    return _setup
+    return setup_with_options
 
 
 def speaker(user_id: str | None = None, device_id: str | None = None) -> llm.LLMContext:
