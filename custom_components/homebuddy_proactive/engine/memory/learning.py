@@ -23,7 +23,6 @@ from ..storage.memories import MemoryRecord
 from ..text import mentions_sensitive_trait
 from ..text.languages import language_name
 from .search import search_text
-from .validation import MAX_MEMORY_CHARACTERS
 
 SOURCE_LEARNED: Final = "learned"
 ABOUT_SELF: Final = "self"
@@ -35,7 +34,13 @@ ACTION_SUPERSEDE: Final = "SUPERSEDE"
 ACTION_NONE: Final = "NONE"
 ACTIONS: Final = (ACTION_ADD, ACTION_UPDATE, ACTION_SUPERSEDE, ACTION_NONE)
 MAX_FACTS: Final = 8
-MAX_QUOTE_CHARACTERS: Final = 200
+# A learned fact is one short sentence. The bounds are kept small on purpose: llama.cpp (and so
+# Ollama) turns each ``maxLength`` of the schema into a repeated grammar rule, multiplied by
+# ``maxItems``; with the 2,000 characters a memory may hold, the grammar was refused and the
+# dev model's server crashed. A longer fact (a model answering without the schema) is refused.
+MAX_FACT_CHARACTERS: Final = 240
+MAX_ABOUT_CHARACTERS: Final = 60
+MAX_QUOTE_CHARACTERS: Final = 160
 PROMPT_TURN_CHARACTERS: Final = 400
 LEARNING_MAX_TOKENS: Final = 900
 
@@ -107,8 +112,8 @@ def extraction_schema() -> dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "kind": {"type": "string", "enum": list(LEARNED_KINDS)},
-                        "content": {"type": "string", "maxLength": MAX_MEMORY_CHARACTERS},
-                        "about": {"type": "string", "maxLength": 80},
+                        "content": {"type": "string", "maxLength": MAX_FACT_CHARACTERS},
+                        "about": {"type": "string", "maxLength": MAX_ABOUT_CHARACTERS},
                         "turns": {"type": "array", "items": {"type": "integer"}, "maxItems": 5},
                         "quote": {"type": "string", "maxLength": MAX_QUOTE_CHARACTERS},
                     },
@@ -169,7 +174,9 @@ def _fact(item: Any, turns: Sequence[HeardTurn]) -> LearnedFact | None:
         return None
     if not isinstance(quote, str) or not isinstance(numbers, list):
         return None
-    content = " ".join(content.split())[:MAX_MEMORY_CHARACTERS]
+    content = " ".join(content.split())
+    if len(content) > MAX_FACT_CHARACTERS:
+        return None
     quote = " ".join(quote.split())[:MAX_QUOTE_CHARACTERS]
     cited = tuple(
         turns[n - 1]
