@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import socket
 import subprocess
 import sys
@@ -376,7 +375,7 @@ def start_shim() -> tuple[subprocess.Popen[bytes], str]:
     ensure_embed_venv()
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    threads = str(min(2, os.cpu_count() or 1))
+    threads = "1"  # one OpenMP thread: faster than two on a shared 2-core machine
     shim = str(ROOT / "scripts" / "ollama_shim.py")
     process = subprocess.Popen(
         [str(EMBED_PYTHON), shim, "--no-chat", "--port", str(port), "--threads", threads],
