@@ -203,6 +203,11 @@ def problems(dataset: Dataset, language: str | None = None) -> list[str]:
     ids: set[str] = set()
     for client in dataset.clients:
         found += _client_problems(client, ids)
+    # The scripted model finds a prompt's turns by their text: each must be told apart.
+    texts = [t.text for c in dataset.clients for s in c.sessions for t in s.turns]
+    found += [
+        f"turn text said twice: {text!r}" for text in sorted(set(texts)) if texts.count(text) > 1
+    ]
     return found
 
 

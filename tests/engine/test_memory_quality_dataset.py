@@ -103,3 +103,10 @@ def test_cross_session_questions_need_two_sessions() -> None:
     cross = question(data, "cross_session")
     cross["expected"] = cross["expected"][:1]
     assert any("needs facts from two sessions" in p for p in problems(parse(data)))
+
+
+def test_a_turn_said_twice_is_caught() -> None:
+    data = copy.deepcopy(raw("en"))
+    turns = first_client(data)["sessions"][0]["turns"]
+    turns[1]["text"] = turns[0]["text"]
+    assert any("turn text said twice" in p for p in problems(parse(data)))
