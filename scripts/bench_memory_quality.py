@@ -137,6 +137,7 @@ class Answer:
     leak: bool
     episode_leak: bool
     claimed: bool  # a retrieved memory was claimed relevant
+    top_cosine: float | None  # hybrid: the best cosine among the 5
 
 
 Retriever = Callable[[MemoryEngine, str, str], Awaitable[list[Retrieved]]]
@@ -307,7 +308,9 @@ class Replay:
             if question.expected
             else None
         )
-        return Answer(question, recall, bool(facts & stale), episode_leak, claimed)
+        cosines = [r.cosine for r in found if r.cosine is not None]
+        top = max(cosines) if cosines else None
+        return Answer(question, recall, bool(facts & stale), episode_leak, claimed, top)
 
 
 async def replay_language(
@@ -424,13 +427,26 @@ def table(title: str, answers: Sequence[Answer]) -> list[str]:
             f"  {name:<17} {len(group):>3}     {cell(mean(recalls))} {cell(leaks)}"
             f"    {cell(episode_leaks)}       {cell(mean(abstain))}"
         )
+    tops = [
+        (a.question.category == "abstention", a.top_cosine)
+        for a in answers
+        if a.top_cosine is not None
+    ]
+    if tops:
+        nothing = [top for abstain, top in tops if abstain]
+        known = [top for abstain, top in tops if not abstain]
+        lines.append(
+            f"  best cosine in the 5: nothing known {cell(mean(nothing))}"
+            f" (max {cell(max(nothing, default=None))}), answerable {cell(mean(known))}"
+            f" (min {cell(min(known, default=None))})"
+        )
     return lines
 
 
 def details(answers: Sequence[Answer]) -> list[str]:
     return [
         f"    {a.question.id:<8} recall {cell(a.recall)} leak {a.leak:d} claimed {a.claimed:d}"
-        f"  {a.question.text}"
+        f" cosine {cell(a.top_cosine)}  {a.question.text}"
         for a in answers
         if (a.recall is not None and a.recall < 1) or a.leak or a.question.category == "abstention"
     ]

@@ -251,6 +251,8 @@ def _fact_problems(name: str, fact: Fact, earlier: dict[str, Fact], ids: set[str
             found.append(f"{where}: links to {link}, not an earlier fact of this client")
         elif not target.said_at < fact.said_at:
             found.append(f"{where}: links to {link}, said at the same time or later")
+        elif target.repeats is not None:
+            found.append(f"{where}: links to {link}, a repetition (link to {target.repeats})")
     if (fact.supersedes is None) != (fact.action is None):
         found.append(f"{where}: supersedes and action go together")
     if fact.action is not None and fact.action not in ACTIONS:
