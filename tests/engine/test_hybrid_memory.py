@@ -34,7 +34,7 @@ from custom_components.homebuddy_proactive.engine.memory.vectors import (
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from custom_components.homebuddy_proactive.engine.storage import SCHEMA_VERSION, ProactiveStore
 from tests.engine.conftest import insert_old_memory
-from tests.fake_ollama import FakeOllama
+from tests.fake_ollama import FakeOllama, FakeReply, decline
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 EMBEDDER = "nomic-embed-text"
@@ -118,6 +118,39 @@ async def test_docteur_finds_the_medecin_only_with_the_embedding_model(opened: O
         "Mon médecin s'appelle Dupont",
         "Le toubib reçoit le mardi",
     }
+
+
+async def test_a_learned_fact_is_embedded_and_found_by_meaning(opened: Opened) -> None:
+    """Learning writes a fact; its vector follows in the background (no search needed), so a
+    question in other words ("toubib") finds it, which words alone do not."""
+    said = "Mon médecin c'est le docteur Dupont."
+    learned = "Le médecin de l'utilisateur est le docteur Dupont"
+
+    def extract(body: dict[str, Any]) -> FakeReply:
+        if "facts" not in body.get("format", {}).get("properties", {}):
+            return decline()
+        fact = {"kind": "person", "content": learned, "about": "self", "turns": [1]}
+        return FakeReply(content={"facts": [{**fact, "quote": "le docteur Dupont"}]})
+
+    opened.fake.handler = extract
+    store = await ProactiveStore.open(opened.path, checkpoint_interval=None)
+    model = OllamaModel(opened.fake.url, "llama3.2:3b", timeout=5)
+    engine = MemoryEngine(
+        store, lambda: NOW, model=model, learning_turns=8, embedding_model=EMBEDDER
+    )
+    opened.closing += [engine, store, model]
+    await engine.observe_turn("c1", "s1", said, speaker="user", language="fr")
+    await engine.close_episode("c1", "s1")
+    await engine.settle()
+    (fact,) = await engine.list("c1")
+    assert (fact.content, fact.source) == (learned, "learned")
+    assert learned in opened.fake.embedded_texts  # embedded before anything searched
+    assert fact.id * 4 in vectors(opened.path)
+    assert learned in await contents(engine, "Qui est mon toubib ?")
+    await opened.close()
+
+    words_only = await opened.engine(embedding_model="")
+    assert learned not in await contents(words_only, "Qui est mon toubib ?")
 
 
 def test_reciprocal_rank_fusion_of_two_rankings() -> None:
