@@ -63,6 +63,10 @@ def test_links_name_the_client_of_the_most_personal_speaker() -> None:
         ("person.lea =", "line 1: write it as"),
         ("person.lea = global", "line 1: the global memories belong to no speaker"),
         ("a = c1\na = c2", "line 2: a is already linked"),
+        (
+            "this is not a linkperson.anna = glasses-anna",
+            "line 1: a speaker is one id, without spaces",
+        ),
         (f"a = {'x' * 129}", "line 1: ids are at most 128 characters"),
         ("a = \udc80", "client_id must be valid Unicode"),
     ],

@@ -36,7 +36,7 @@ class MemoryLinks:
         """Read "speaker = client id" lines (blank lines and ``#`` comments are skipped).
 
         Raises :class:`MemoryError` naming the first bad line: no "=", an empty side, an id
-        too long, the ``global`` client, or a speaker linked twice.
+        too long, a speaker with spaces, the ``global`` client, or a speaker linked twice.
         """
         links: dict[str, str] = {}
         for number, raw in enumerate(text.splitlines(), start=1):
@@ -46,6 +46,10 @@ class MemoryLinks:
             speaker, equals, client = (part.strip() for part in line.partition("="))
             if not equals or not speaker or not client:
                 raise MemoryError(f"line {number}: write it as 'speaker = client id'")
+            if len(speaker.split()) > 1:
+                # HA's ids (person.anna, a user's or a device's id) have no spaces: such a line
+                # is a typo that would never match anyone.
+                raise MemoryError(f"line {number}: a speaker is one id, without spaces")
             if max(len(speaker), len(client)) > MAX_ID_CHARACTERS:
                 raise MemoryError(f"line {number}: ids are at most {MAX_ID_CHARACTERS} characters")
             check_client(client)
