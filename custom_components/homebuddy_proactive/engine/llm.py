@@ -10,6 +10,9 @@ import asyncio
 import json
 import logging
 import ssl
+import statistics
+import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -20,6 +23,9 @@ import ollama
 LOGGER = logging.getLogger(__name__)
 
 KEEP_ALIVE: Final = "30m"
+# How many recent answers the answer-time estimate reads (a median: one slow cold load or
+# one queued call does not swing it).
+ANSWER_TIME_SAMPLES: Final = 8
 
 
 class ModelError(Exception):
@@ -45,6 +51,28 @@ class ModelStats:
     available: bool | None = None
 
 
+class AnswerTime:
+    """How long the model recently took to answer: the median of the last few answers.
+
+    Measured from the request to the parsed reply, as the engine waits for it (time queued in
+    Ollama behind other calls included), so pacing that reads it slows down when the model is
+    congested. Calls that failed or were cancelled are not answers and are not counted.
+    """
+
+    def __init__(self, samples: int = ANSWER_TIME_SAMPLES) -> None:
+        """Keep the last ``samples`` durations."""
+        self._recent: deque[float] = deque(maxlen=samples)
+
+    def observe(self, seconds: float) -> None:
+        """One answer took ``seconds``."""
+        self._recent.append(seconds)
+
+    @property
+    def seconds(self) -> float:
+        """The recent median answer time; 0.0 before the first answer."""
+        return statistics.median(self._recent) if self._recent else 0.0
+
+
 class OllamaModel:
     """One Ollama server and model, reached through the ``ollama`` AsyncClient."""
 
@@ -61,6 +89,7 @@ class OllamaModel:
         self.model = model
         self.timeout = timeout
         self.stats = ModelStats()
+        self.answer_time = AnswerTime()
         # Called when Ollama becomes reachable or unreachable (the HA status sensor).
         self.on_status_change: Callable[[], None] | None = None
         self._client = ollama.AsyncClient(host=base_url, timeout=timeout, verify=verify)
@@ -101,6 +130,7 @@ class OllamaModel:
             self.stats.last_error = "no model chosen"
             raise ModelUnavailableError("no model chosen")
         options = {"temperature": temperature, "num_predict": max_tokens}
+        asked_at = time.monotonic()
         try:
             response = await self._chat(messages, schema, options)
         except ollama.ResponseError as err:
@@ -131,6 +161,7 @@ class OllamaModel:
         if not isinstance(data, dict):
             self._invalid("content is not a JSON object")
             raise ModelOutputError("content is not a JSON object")
+        self.answer_time.observe(time.monotonic() - asked_at)
         return data
 
     def report_timeout(self) -> None:
