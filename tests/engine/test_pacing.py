@@ -125,6 +125,6 @@ async def test_a_question_does_not_wait_behind_a_background_evaluation(
             await talking
     assert card["intent"] == "question"
     assert fake_ollama.cancelled >= 1
-    assert harness.engine.model_turns.preempted >= 1
+    assert harness.model.turns.preempted >= 1
     # Waiting behind the background call would take its remaining ~0.35 s more.
     assert elapsed < model_seconds + 0.05 + 0.2, elapsed

@@ -7,20 +7,23 @@ see ``httpx`` or ``ollama`` types. Nothing here logs prompt contents: they hold 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import ssl
 import statistics
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import httpx
 import ollama
 
 LOGGER = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 KEEP_ALIVE: Final = "30m"
 # How many recent answers the answer-time estimate reads (a median: one slow cold load or
@@ -38,6 +41,68 @@ class ModelUnavailableError(ModelError):
 
 class ModelOutputError(ModelError):
     """Ollama answered, but not with valid JSON of the requested shape."""
+
+
+class ModelPreemptedError(ModelError):
+    """A background call was cancelled so that a question gets the model first."""
+
+
+class ModelTurns:
+    """Who gets the model first: a question, before any background evaluation.
+
+    One per model, shared by every caller: the lanes of every socket, memory learning and
+    summaries. Ollama on a Pi serves one request at a time, so a background call (live speech,
+    a statement, learning) already running would delay a question by a whole model call. A
+    question's call therefore cancels the background calls in flight (their HTTP requests are
+    closed; Ollama drops a request whose client went away, see the README's *Pacing*) and
+    background calls wait while any question's call runs.
+    """
+
+    def __init__(self) -> None:
+        """Nothing runs yet."""
+        self._questions = 0
+        self._no_question = asyncio.Event()
+        self._no_question.set()
+        self._background: set[asyncio.Task[Any]] = set()
+        self.preempted = 0
+
+    async def question(self, call: Callable[[], Awaitable[_T]]) -> _T:
+        """Run a question's model call now, cancelling background calls in flight."""
+        self._questions += 1
+        self._no_question.clear()
+        for task in self._background:
+            if not task.done():
+                task.cancel()
+                self.preempted += 1
+        try:
+            return await call()
+        finally:
+            self._questions -= 1
+            if self._questions == 0:
+                self._no_question.set()
+
+    async def background(self, call: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+        """Run a background model call once no question's call runs.
+
+        Raises :class:`ModelPreemptedError` when a question takes the model meanwhile.
+        """
+        while self._questions:
+            await self._no_question.wait()
+        task = asyncio.create_task(call(), name="homebuddy background model call")
+        self._background.add(task)
+        try:
+            await asyncio.wait({task})
+        finally:
+            if not task.done():
+                # Our caller was cancelled (a final made the speech stale, the socket
+                # closed): the model call goes with it, and is waited for.
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            self._background.discard(task)
+        if task.cancelled():
+            raise ModelPreemptedError("a question took the model")
+        return task.result()
 
 
 @dataclass
@@ -90,6 +155,7 @@ class OllamaModel:
         self.timeout = timeout
         self.stats = ModelStats()
         self.answer_time = AnswerTime()
+        self.turns = ModelTurns()
         # Called when Ollama becomes reachable or unreachable (the HA status sensor).
         self.on_status_change: Callable[[], None] | None = None
         self._client = ollama.AsyncClient(host=base_url, timeout=timeout, verify=verify)

@@ -478,7 +478,7 @@ class Connection:
         )
         engine.stats.model_evaluations += 1
         ask = functools.partial(engine.detector.ask, request)
-        turns = engine.model_turns
+        turns = engine.model.turns
         try:
             # The model call gets only what is left of the job's time. A question goes
             # first; a statement's evaluation yields the model to any question.
@@ -527,7 +527,7 @@ class Connection:
         """Check a short answer to ``question``; a wrong one gets a fact_check card."""
         engine = self.engine
         engine.stats.model_evaluations += 1
-        found = await engine.model_turns.background(
+        found = await engine.model.turns.background(
             functools.partial(
                 check_answer,
                 engine.model,
@@ -681,12 +681,12 @@ class Connection:
         )
         engine.stats.model_evaluations += 1
         try:
-            verdict = await engine.model_turns.background(
+            verdict = await engine.model.turns.background(
                 functools.partial(engine.detector.ask, request)
             )
         except ModelError:
             # Background evaluation: no card. A failure is logged and counted; a question
-            # that took the model (EvaluationPreempted) makes this speech wait for the next
+            # that took the model (ModelPreemptedError) makes this speech wait for the next
             # sample.
             return
         decision = engine.detector.decide(verdict, request, session.people)

@@ -24,7 +24,6 @@ from ..memory import MemoryEngine, weights_from_config
 from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord
 from .connection import DEDUPE_HORIZON, Connection, Send
 from .detector import ProactiveDetector
-from .pacing import ModelTurns
 from .session import (
     RecentCard,
     SessionState,
@@ -151,8 +150,6 @@ class ProactiveEngine:
         self._closing = False
         self._summary_listeners: list[Callable[[SessionSummaryRecord], None]] = []
         self.detector = ProactiveDetector(config, model)
-        # Every socket's lanes share the one model: questions go first.
-        self.model_turns = ModelTurns()
         model.on_status_change = self._notify_state
         self.stats = EngineStats()
         self._sessions: OrderedDict[str, SessionState] = OrderedDict()

@@ -1,20 +1,12 @@
-"""When the lanes may use the model: partial pacing, and questions before background calls.
+"""When the partial lane evaluates live speech: debounce fast revisions, sample unbroken speech.
 
-The partial lane debounces fast revisions and samples unbroken speech, never faster than the
-model recently answered; a question's model call goes first, across every socket of an engine.
+Never faster than the model recently answered (``llm.AnswerTime``); that a question's model
+call goes before background calls is ``llm.ModelTurns``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-from ..llm import ModelError
-
-_T = TypeVar("_T")
 
 
 @dataclass
@@ -61,64 +53,3 @@ class PartialTiming:
     def clear(self) -> None:
         """Nothing is pending any more (the utterance became final)."""
         self.pending = False
-
-
-class EvaluationPreempted(ModelError):
-    """A background evaluation was cancelled so that a question gets the model first."""
-
-
-class ModelTurns:
-    """Who gets the model first: a question, before any background evaluation.
-
-    One per engine, shared by every socket's lanes. Ollama on a Pi serves one request at a
-    time, so a background evaluation (live speech, a statement) already running would delay a
-    question by a whole model call. A question's call therefore cancels the background calls
-    in flight (their HTTP requests are closed; Ollama drops a request whose client went away,
-    see the README's *Pacing* part) and background calls wait while any question's call runs.
-    """
-
-    def __init__(self) -> None:
-        """Nothing runs yet."""
-        self._questions = 0
-        self._no_question = asyncio.Event()
-        self._no_question.set()
-        self._background: set[asyncio.Task[Any]] = set()
-        self.preempted = 0
-
-    async def question(self, call: Callable[[], Awaitable[_T]]) -> _T:
-        """Run a question's model call now, cancelling background calls in flight."""
-        self._questions += 1
-        self._no_question.clear()
-        for task in self._background:
-            if not task.done():
-                task.cancel()
-                self.preempted += 1
-        try:
-            return await call()
-        finally:
-            self._questions -= 1
-            if self._questions == 0:
-                self._no_question.set()
-
-    async def background(self, call: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
-        """Run a background model call once no question's call runs.
-
-        Raises :class:`EvaluationPreempted` when a question takes the model meanwhile.
-        """
-        while self._questions:
-            await self._no_question.wait()
-        task = asyncio.create_task(call(), name="homebuddy background model call")
-        self._background.add(task)
-        try:
-            await asyncio.wait({task})
-        finally:
-            if not task.done():
-                # Our caller was cancelled (a final made the speech stale, the socket
-                # closed): the model call goes with it, and is waited for.
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-            self._background.discard(task)
-        if task.cancelled():
-            raise EvaluationPreempted("a question took the model")
-        return task.result()
