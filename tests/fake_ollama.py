@@ -70,6 +70,7 @@ class FakeOllama:
     max_in_flight: int = 0
     slots: int = 0  # chats served at a time; 0: no limit
     cancelled: int = 0  # chats whose client hung up before the answer
+    open_chats: int = 0  # chats received and not finished (waiting for a slot or answering)
     _slot: asyncio.Semaphore | None = None
     url: str = ""
     port: int = 0  # 0: a free port; kept after the first start, so a restart reuses it
@@ -144,6 +145,7 @@ class FakeOllama:
         self.requests.append(body)
         if self.slots and self._slot is None:
             self._slot = asyncio.Semaphore(self.slots)
+        self.open_chats += 1
         try:
             if self._slot is None:
                 return await self._answer(request, body)
@@ -152,6 +154,8 @@ class FakeOllama:
         except asyncio.CancelledError:
             self.cancelled += 1
             raise
+        finally:
+            self.open_chats -= 1
 
     async def _answer(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         self.in_flight += 1
