@@ -175,8 +175,12 @@ class Server:
         """The HTTP base URL."""
         return f"http://127.0.0.1:{self.port}"
 
-    async def start(self, http: aiohttp.ClientSession) -> None:
-        """Start the process and wait for ``/health``."""
+    def launch(self) -> subprocess.Popen[bytes]:
+        """Start the process (its own session, output to its log) on a fresh database."""
+        database = Path(self.env["DATABASE_PATH"])
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                Path(f"{database}{suffix}").unlink()
         with self.log_path.open("ab") as output:
             self.process = subprocess.Popen(
                 self.command,
@@ -186,9 +190,14 @@ class Server:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+        return self.process
+
+    async def start(self, http: aiohttp.ClientSession) -> None:
+        """Start the process and wait for ``/health``."""
+        process = self.launch()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            if process.poll() is not None:
                 raise RuntimeError(f"{self.name} exited; see {self.log_path}")
             with contextlib.suppress(aiohttp.ClientError):
                 async with http.get(f"{self.url}/health") as response:
@@ -229,6 +238,26 @@ class RunResult:
         return ordered[rank]
 
 
+async def read_cards(
+    ws: aiohttp.ClientWebSocketResponse, cards: dict[str, float], changed: asyncio.Event
+) -> None:
+    """Note when the first card of each event_id arrived."""
+    acked = ""  # the last final acked as triggering
+    async for message in ws:
+        if message.type != aiohttp.WSMsgType.TEXT:
+            continue
+        frame = json.loads(message.data)
+        kind = frame.get("type")
+        if kind == "ack" and frame.get("triggered"):
+            acked = str(frame.get("event_id") or "")
+        elif kind == "insight":
+            # The peer's final cards carry no event_id: it acks a final, then sends its card
+            # (one final at a time), so the card is the last triggering ack's.
+            event_id = str(frame.get("event_id") or acked)
+            cards.setdefault(event_id, time.monotonic())
+            changed.set()
+
+
 async def converse(
     http: aiohttp.ClientSession, server: Server, questions: int, wait: float
 ) -> tuple[list[float], int, float]:
@@ -245,22 +274,6 @@ async def converse(
     sent: dict[str, float] = {}
     cards: dict[str, float] = {}
     changed = asyncio.Event()
-
-    async def read() -> None:
-        acked = ""  # the last final acked as triggering
-        async for message in ws:
-            if message.type != aiohttp.WSMsgType.TEXT:
-                continue
-            frame = json.loads(message.data)
-            kind = frame.get("type")
-            if kind == "ack" and frame.get("triggered"):
-                acked = str(frame.get("event_id") or "")
-            elif kind == "insight":
-                # The peer's final cards carry no event_id: it acks a final, then sends its
-                # card (one final at a time), so the card is the last triggering ack's.
-                event_id = str(frame.get("event_id") or acked)
-                cards.setdefault(event_id, time.monotonic())
-                changed.set()
 
     async def transcript(event_id: str, text: str, *, final: bool) -> None:
         await ws.send_str(
@@ -284,7 +297,7 @@ async def converse(
             await asyncio.sleep(WORD_SECONDS)
         await transcript(event_id, " ".join(words) + ".", final=True)
 
-    reader = asyncio.create_task(read())
+    reader = asyncio.create_task(read_cards(ws, cards, changed))
     started = time.monotonic()
     try:
         spoken = 0
@@ -331,10 +344,6 @@ async def one_run(
     http: aiohttp.ClientSession, fake: FakeOllama, server: Server, args: argparse.Namespace
 ) -> RunResult:
     """A fresh server process and database, one conversation, then the process is stopped."""
-    database = Path(server.env["DATABASE_PATH"])
-    for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(FileNotFoundError):
-            Path(f"{database}{suffix}").unlink()
     await server.start(http)
     chats, hang_ups = fake.chat_count, fake.cancelled
     try:
@@ -365,17 +374,17 @@ def summarise(results: list[RunResult]) -> dict[str, float]:
 
 
 def report(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> None:
-    """Print the side-by-side table."""
+    """Print the side-by-side table: peer, ours, ours / peer."""
     model = args.model_seconds
     print(
         f"\nQuestion-to-card while partials stream: model {model:.1f} s, one Ollama slot, "
-        f"{args.questions} questions x {args.rounds} round(s) per server, interleaved; "
-        "medians over rounds."
+        f"{args.questions} questions x {args.rounds} round(s) per server, interleaved "
+        "(ours, peer, ...); medians over rounds."
     )
-    names = list(figures)
-    header = "| | " + " | ".join(names) + (" | peer / ours |" if len(names) == 2 else " |")
-    print(header)
-    print("|---" * (len(names) + 1 + (len(names) == 2)) + "|")
+    names = [name for name in ("peer", "ours") if name in figures]
+    both = len(names) == 2
+    print("| | " + " | ".join(names) + (" | ours / peer |" if both else " |"))
+    print("|---" * (len(names) + 1 + both) + "|")
     rows = (
         ("question-to-card p50 (s)", "p50", "{:.2f}"),
         ("question-to-card p95 (s)", "p95", "{:.2f}"),
@@ -385,13 +394,11 @@ def report(figures: dict[str, dict[str, float]], args: argparse.Namespace) -> No
         ("model requests cancelled (hang-ups)", "hang_ups", "{:.0f}"),
     )
     for label, key, shape in rows:
-        cells = [shape.format(figures[name][key]) for name in names]
-        line = f"| {label} | " + " | ".join(cells)
-        if len(names) == 2 and key in ("p50", "p95", "max"):
+        line = f"| {label} | " + " | ".join(shape.format(figures[n][key]) for n in names)
+        if both:
             ours, peer = figures["ours"][key], figures["peer"][key]
-            line += f" | {peer / ours:.1f}x" if ours else " | -"
-        elif len(names) == 2:
-            line += " | "
+            ratioed = key in ("p50", "p95", "max", "calls_per_minute")
+            line += f" | {ours / peer:.2f}x" if ratioed and peer else " | "
         print(line + " |")
     p95 = figures["ours"]["p95"]
     verdict = "met" if p95 <= model * 1.1 and not figures["ours"]["missing"] else "NOT met"
@@ -434,8 +441,10 @@ async def run(args: argparse.Namespace) -> None:
         servers.append(
             Server(
                 "peer",
-                [str(python), "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
-                + ["--port", str(port), "--log-level", "warning"],
+                [
+                    *(str(python), "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"),
+                    *("--port", str(port), "--log-level", "warning"),
+                ],
                 {**os.environ, **common, "DATABASE_PATH": str(workdir / "peer.db")},
                 args.peer,
                 port,
