@@ -50,10 +50,11 @@ async def test_partial_evaluations_are_not_started_faster_than_the_model_answers
 ) -> None:
     """Speech broken by finals (each cancels live work) still waits the model's answer time.
 
-    The configured interval is 100 ms and the model takes 250 ms: evaluations of live speech
-    start at least the model's time apart, also after a final cancelled the previous one.
+    The configured interval is 100 ms and the model takes 500 ms: evaluations of live speech
+    start at least the model's time apart, also after a final cancelled the previous one (at
+    100 ms apart, the interval alone, most gaps after a final would be shorter).
     """
-    model_seconds = 0.25
+    model_seconds = 0.5
     harness: EngineHarness = await engine_factory(
         partial_insight_debounce_ms=0, partial_insight_interval_ms=100
     )
@@ -71,17 +72,17 @@ async def test_partial_evaluations_are_not_started_faster_than_the_model_answers
     await until(lambda: harness.model.answer_time.seconds > 0)
     assert harness.model.answer_time.seconds >= model_seconds
     text = ""
-    for n in range(64):  # 1.6 s of speech, a revision every 25 ms, a final every 16
+    for n in range(120):  # 3 s of speech, a revision every 25 ms, a final every 24
         text += f" the garden needs water number {n}"
-        await socket.text(transcript(text.strip(), f"p{n // 16}", is_final=False))
-        if n % 16 == 15:
-            await socket.text(transcript(text.strip() + ".", f"f{n // 16 + 1}"))
+        await socket.text(transcript(text.strip(), f"p{n // 24}", is_final=False))
+        if n % 24 == 23:
+            await socket.text(transcript(text.strip() + ".", f"f{n // 24 + 1}"))
             text = ""
         await asyncio.sleep(0.025)
-    assert len(partial_starts) >= 3
+    assert len(partial_starts) >= 4
     gaps = [b - a for a, b in itertools.pairwise(partial_starts)]
-    # Less a little jitter between the engine's clock and the fake's handler.
-    assert all(gap >= model_seconds - 0.03 for gap in gaps), gaps
+    # Less the jitter of the HTTP hop on a busy machine (stamped where the fake answers).
+    assert all(gap >= model_seconds - 0.12 for gap in gaps), gaps
 
 
 async def test_a_question_does_not_wait_behind_a_background_evaluation(
@@ -89,7 +90,7 @@ async def test_a_question_does_not_wait_behind_a_background_evaluation(
 ) -> None:
     """One model slot, busy with another socket's live speech: a question's card comes in
     about one model call, because the background call is cancelled (its request closed)."""
-    model_seconds = 0.4
+    model_seconds = 0.5
     fake_ollama.slots = 1
 
     def reply(body: dict[str, Any]) -> FakeReply:
@@ -126,5 +127,5 @@ async def test_a_question_does_not_wait_behind_a_background_evaluation(
     assert card["intent"] == "question"
     assert fake_ollama.cancelled >= 1
     assert harness.model.turns.preempted >= 1
-    # Waiting behind the background call would take its remaining ~0.35 s more.
-    assert elapsed < model_seconds + 0.05 + 0.2, elapsed
+    # Waiting behind the background call would take its remaining ~0.45 s more.
+    assert elapsed < model_seconds + 0.05 + 0.3, elapsed
