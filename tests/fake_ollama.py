@@ -1,7 +1,9 @@
 """A fake Ollama: a real aiohttp HTTP server on 127.0.0.1 speaking Ollama's REST API.
 
 Tests script it per call: answer with JSON content, delay, fail with an HTTP status, or return
-garbage. Every request is recorded so tests can assert what the model was asked.
+garbage. Every request is recorded so tests can assert what the model was asked. With
+``slots`` set it serves that many chats at a time, as Ollama on a Pi serves one: the others
+wait their turn; a client that hangs up (a cancelled request) gives its slot back at once.
 
 ``/api/embed`` answers with deterministic vectors a test shapes through ``embedding_words``
 (word → dimension): a text's vector counts its words of each dimension, plus a small constant
@@ -83,6 +85,10 @@ class FakeOllama:
     tag_requests: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
+    slots: int = 0  # chats served at a time; 0: no limit
+    cancelled: int = 0  # chats whose client hung up before the answer
+    open_chats: int = 0  # chats received and not finished (waiting for a slot or answering)
+    _slot: asyncio.Semaphore | None = None
     url: str = ""
     port: int = 0  # 0: a free port; kept after the first start, so a restart reuses it
     _runner: web.AppRunner | None = None
@@ -99,7 +105,8 @@ class FakeOllama:
         app.router.add_get("/api/version", self._version)
         app.router.add_post("/api/chat", self._chat)
         app.router.add_post("/api/embed", self._embed)
-        self._runner = web.AppRunner(app, access_log=None)
+        # Like Ollama, stop working on a request whose client went away.
+        self._runner = web.AppRunner(app, access_log=None, handler_cancellation=True)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
@@ -191,6 +198,21 @@ class FakeOllama:
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
         self.requests.append(body)
+        if self.slots and self._slot is None:
+            self._slot = asyncio.Semaphore(self.slots)
+        self.open_chats += 1
+        try:
+            if self._slot is None:
+                return await self._answer(request, body)
+            async with self._slot:
+                return await self._answer(request, body)
+        except asyncio.CancelledError:
+            self.cancelled += 1
+            raise
+        finally:
+            self.open_chats -= 1
+
+    async def _answer(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:

@@ -4,6 +4,7 @@ the fake Ollama scripted to extract facts and decide what they change."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -573,3 +574,30 @@ async def test_acks_do_not_wait_for_learning_and_partials_are_never_learned(
     assert len(extractions) == 2  # the turns heard meanwhile: one more batch, not two
     assert "numéro 2" in prompt_of(extractions[1]) and "numéro 3" in prompt_of(extractions[1])
     assert not any("Zoé" in prompt_of(body) for body in extractions)
+
+
+async def test_a_question_preempts_learning_and_the_turns_are_learned_after_it(
+    learning: Factory, fake_ollama: FakeOllama
+) -> None:
+    """A batch whose call a question cancels loses nothing: it is learned once the question's
+    call is over, with the same turns."""
+    m = await learning(turns=2)
+    stall = asyncio.Event()
+    script = Model(extract=DOCTORS, stall=stall)
+    fake_ollama.handler = script
+    await m.say("Bonjour.", DUPONT_SAID)
+    async with asyncio.timeout(3):
+        await script.arrived["extract"].wait()
+    model = m.engine.model
+    assert model is not None
+    answer = await model.turns.question(
+        functools.partial(model.chat_json, [{"role": "user", "content": "?"}], {"type": "object"})
+    )
+    assert answer["intervene"] is False  # the question was answered while learning waited
+    assert model.turns.preempted == 1
+    stall.set()
+    await m.engine.settle()
+    first, second = calls(fake_ollama, "extract")
+    assert fake_ollama.cancelled == 1
+    assert prompt_of(first) == prompt_of(second)
+    assert [f["content"] for f in await m.facts()] == [DUPONT]

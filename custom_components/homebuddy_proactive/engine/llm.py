@@ -7,19 +7,28 @@ see ``httpx`` or ``ollama`` types. Nothing here logs prompt contents: they hold 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import ssl
-from collections.abc import Callable, Mapping, Sequence
+import statistics
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import httpx
 import ollama
 
 LOGGER = logging.getLogger(__name__)
 
+_T = TypeVar("_T")
+
 KEEP_ALIVE: Final = "30m"
+# How many recent answers the answer-time estimate reads (a median: one slow cold load or
+# one queued call does not swing it).
+ANSWER_TIME_SAMPLES: Final = 8
 
 
 class ModelError(Exception):
@@ -32,6 +41,68 @@ class ModelUnavailableError(ModelError):
 
 class ModelOutputError(ModelError):
     """Ollama answered, but not with valid JSON of the requested shape."""
+
+
+class ModelPreemptedError(ModelError):
+    """A background call was cancelled so that a question gets the model first."""
+
+
+class ModelTurns:
+    """Who gets the model first: a question, before any background evaluation.
+
+    One per model, shared by every caller: the lanes of every socket, memory learning and
+    summaries. Ollama on a Pi serves one request at a time, so a background call (live speech,
+    a statement, learning) already running would delay a question by a whole model call. A
+    question's call therefore cancels the background calls in flight (their HTTP requests are
+    closed; Ollama drops a request whose client went away, see the README's *Pacing*) and
+    background calls wait while any question's call runs.
+    """
+
+    def __init__(self) -> None:
+        """Nothing runs yet."""
+        self._questions = 0
+        self._no_question = asyncio.Event()
+        self._no_question.set()
+        self._background: set[asyncio.Task[Any]] = set()
+        self.preempted = 0
+
+    async def question(self, call: Callable[[], Awaitable[_T]]) -> _T:
+        """Run a question's model call now, cancelling background calls in flight."""
+        self._questions += 1
+        self._no_question.clear()
+        for task in self._background:
+            if not task.done():
+                task.cancel()
+                self.preempted += 1
+        try:
+            return await call()
+        finally:
+            self._questions -= 1
+            if self._questions == 0:
+                self._no_question.set()
+
+    async def background(self, call: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
+        """Run a background model call once no question's call runs.
+
+        Raises :class:`ModelPreemptedError` when a question takes the model meanwhile.
+        """
+        while self._questions:
+            await self._no_question.wait()
+        task = asyncio.create_task(call(), name="homebuddy background model call")
+        self._background.add(task)
+        try:
+            await asyncio.wait({task})
+        finally:
+            if not task.done():
+                # Our caller was cancelled (a final made the speech stale, the socket
+                # closed): the model call goes with it, and is waited for.
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            self._background.discard(task)
+        if task.cancelled():
+            raise ModelPreemptedError("a question took the model")
+        return task.result()
 
 
 @dataclass
@@ -50,6 +121,28 @@ class ModelStats:
     embed_last_error: str | None = None
 
 
+class AnswerTime:
+    """How long the model recently took to answer: the median of the last few answers.
+
+    Measured from the request to the parsed reply, as the engine waits for it (time queued in
+    Ollama behind other calls included), so pacing that reads it slows down when the model is
+    congested. Calls that failed or were cancelled are not answers and are not counted.
+    """
+
+    def __init__(self, samples: int = ANSWER_TIME_SAMPLES) -> None:
+        """Keep the last ``samples`` durations."""
+        self._recent: deque[float] = deque(maxlen=samples)
+
+    def observe(self, seconds: float) -> None:
+        """One answer took ``seconds``."""
+        self._recent.append(seconds)
+
+    @property
+    def seconds(self) -> float:
+        """The recent median answer time; 0.0 before the first answer."""
+        return statistics.median(self._recent) if self._recent else 0.0
+
+
 class OllamaModel:
     """One Ollama server and model, reached through the ``ollama`` AsyncClient."""
 
@@ -66,6 +159,8 @@ class OllamaModel:
         self.model = model
         self.timeout = timeout
         self.stats = ModelStats()
+        self.answer_time = AnswerTime()
+        self.turns = ModelTurns()
         # Called when Ollama becomes reachable or unreachable (the HA status sensor).
         self.on_status_change: Callable[[], None] | None = None
         self._client = ollama.AsyncClient(host=base_url, timeout=timeout, verify=verify)
@@ -106,6 +201,7 @@ class OllamaModel:
             self.stats.last_error = "no model chosen"
             raise ModelUnavailableError("no model chosen")
         options = {"temperature": temperature, "num_predict": max_tokens}
+        asked_at = time.monotonic()
         try:
             response = await self._chat(messages, schema, options)
         except ollama.ResponseError as err:
@@ -136,6 +232,7 @@ class OllamaModel:
         if not isinstance(data, dict):
             self._invalid("content is not a JSON object")
             raise ModelOutputError("content is not a JSON object")
+        self.answer_time.observe(time.monotonic() - asked_at)
         return data
 
     async def embed(

@@ -11,13 +11,14 @@ writes, and its history entry, is :meth:`Learner.apply`.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from ..llm import ModelError, OllamaModel
+from ..llm import ModelError, ModelPreemptedError, OllamaModel
 from ..storage.memories import MemoryRecord
 from .history import ACTION_ADDED, ACTION_SUPERSEDED, ACTION_UPDATED
 from .learning import (
@@ -117,6 +118,11 @@ class Learner:
     async def _batch(self, client_id: str, turns: Sequence[HeardTurn]) -> None:
         try:
             await self.learn(client_id, turns)
+        except ModelPreemptedError:
+            # A question took the model before anything was written: the turns wait for
+            # the next batch, which starts once the question's call is over.
+            self._requeue(client_id, turns)
+            self._again.add(client_id)
         except ModelError:
             LOGGER.debug("Learning: batch dropped, the model is unavailable")
         except LearningError as err:
@@ -129,16 +135,25 @@ class Learner:
             self._again.discard(client_id)
             self._start(client_id)
 
+    def _requeue(self, client_id: str, turns: Sequence[HeardTurn]) -> None:
+        """Put a batch's turns back before the ones heard since (the oldest go if full)."""
+        waiting = self._pending.get(client_id, ())
+        self._pending[client_id] = deque([*turns, *waiting], maxlen=MAX_PENDING_TURNS)
+
     async def learn(self, client_id: str, turns: Sequence[HeardTurn]) -> list[Decision]:
         """Learn from one batch: extract facts, decide against similar memories, apply."""
         model = self.model
         if model is None or not turns:
             return []
         language = next((t.language for t in reversed(turns) if t.language), None) or "en"
-        data = await model.chat_json(
-            extraction_messages(turns, language),
-            extraction_schema(),
-            max_tokens=LEARNING_MAX_TOKENS,
+        # Background calls: a question's call goes first (``ModelTurns``).
+        data = await model.turns.background(
+            functools.partial(
+                model.chat_json,
+                extraction_messages(turns, language),
+                extraction_schema(),
+                max_tokens=LEARNING_MAX_TOKENS,
+            )
         )
         facts = parse_extraction(data, turns)
         if not facts:
@@ -151,10 +166,13 @@ class Learner:
             shown and not any(search_text(m.content) == search_text(fact.content) for m in shown)
             for fact, shown in zip(facts, candidates, strict=True)
         ):  # something to decide: a fact with similar memories, none of them saying it
-            answer = await model.chat_json(
-                decision_messages(facts, candidates),
-                decision_schema(),
-                max_tokens=LEARNING_MAX_TOKENS,
+            answer = await model.turns.background(
+                functools.partial(
+                    model.chat_json,
+                    decision_messages(facts, candidates),
+                    decision_schema(),
+                    max_tokens=LEARNING_MAX_TOKENS,
+                )
             )
         decisions = parse_decisions(answer, facts, candidates)
         for decision in decisions:

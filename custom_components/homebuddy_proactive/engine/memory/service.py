@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import uuid
 from collections import defaultdict
@@ -28,7 +29,7 @@ from typing import Any, Final
 import aiosqlite
 
 from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
-from ..llm import ModelError, OllamaModel
+from ..llm import ModelError, ModelPreemptedError, OllamaModel
 from ..storage.database import ProactiveStore
 from ..storage.memories import MemoryRecord
 from ..storage.memory_schema import SHORT_TERM_TURNS
@@ -451,10 +452,19 @@ class MemoryEngine:
             episode.language or "en",
             [card.text for card in cards if card.created_at <= episode.end_time + EPISODE_GAP],
         )
+        model = self.model
+        ask = functools.partial(
+            model.chat_json, messages, summary_schema(), max_tokens=SUMMARY_MAX_TOKENS
+        )
         try:
-            data = await self.model.chat_json(
-                messages, summary_schema(), max_tokens=SUMMARY_MAX_TOKENS
-            )
+            while True:
+                try:
+                    # A background call: a question's call goes first (``ModelTurns``),
+                    # and the summary is asked again once it is over.
+                    data = await model.turns.background(ask)
+                    break
+                except ModelPreemptedError:
+                    continue
             summary = parse_summary(data, extractive.key_interactions)
         except ModelError:
             return  # the extractive summary stays; the model logged and counted the failure

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -476,10 +477,15 @@ class Connection:
             exclude_event=job.utterance.event_id,
         )
         engine.stats.model_evaluations += 1
+        ask = functools.partial(engine.detector.ask, request)
+        turns = engine.model.turns
         try:
-            # The model call gets only what is left of the job's time.
+            # The model call gets only what is left of the job's time. A question goes
+            # first; a statement's evaluation yields the model to any question.
             async with asyncio.timeout_at(job.deadline):
-                verdict = await engine.detector.ask(request)
+                verdict = await (
+                    turns.question(ask) if job.answer_question else turns.background(ask)
+                )
         except TimeoutError as err:
             engine.model.report_timeout()
             raise ModelUnavailableError("timed out") from err
@@ -521,13 +527,17 @@ class Connection:
         """Check a short answer to ``question``; a wrong one gets a fact_check card."""
         engine = self.engine
         engine.stats.model_evaluations += 1
-        found = await check_answer(
-            engine.model,
-            question.text,
-            job.utterance,
-            # A short reply says little about its language: the correction follows the question.
-            language=question.language,
-            maximum=self.config.insight_max_characters,
+        found = await engine.model.turns.background(
+            functools.partial(
+                check_answer,
+                engine.model,
+                question.text,
+                job.utterance,
+                # A short reply says little about its language: the correction follows the
+                # question.
+                language=question.language,
+                maximum=self.config.insight_max_characters,
+            )
         )
         # Timely right after the question's own card: no cooldown, never the same card twice.
         if found is None or self.session.duplicate_card(found[0], engine.clock(), DEDUPE_HORIZON):
@@ -621,11 +631,13 @@ class Connection:
         loop = asyncio.get_running_loop()
         debounce = self.config.partial_insight_debounce_ms / 1000
         interval = self.config.partial_insight_interval_ms / 1000
+        answer_time = self.engine.model.answer_time
         while True:
             await self._partial_wakeup.wait()
             self._partial_wakeup.clear()
             while self._partial.pending:
-                fire_at = self._partial.next_evaluation_at(debounce, interval)
+                # Never sooner than the model recently answered (a Pi's 3 s, not 1.5 s).
+                fire_at = self._partial.next_evaluation_at(debounce, interval, answer_time.seconds)
                 delay = fire_at - loop.time()
                 if delay > 0:
                     with contextlib.suppress(TimeoutError):
@@ -669,9 +681,14 @@ class Connection:
         )
         engine.stats.model_evaluations += 1
         try:
-            verdict = await engine.detector.ask(request)
+            verdict = await engine.model.turns.background(
+                functools.partial(engine.detector.ask, request)
+            )
         except ModelError:
-            return  # background evaluation: no card; the failure is logged and counted
+            # Background evaluation: no card. A failure is logged and counted; a question
+            # that took the model (ModelPreemptedError) makes this speech wait for the next
+            # sample.
+            return
         decision = engine.detector.decide(verdict, request, session.people)
         if decision.text is None or not self._may_show(decision, SOURCE_PARTIAL):
             return

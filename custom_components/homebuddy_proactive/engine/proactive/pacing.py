@@ -1,4 +1,8 @@
-"""When the partial lane evaluates live speech: debounce fast revisions, sample unbroken speech."""
+"""When the partial lane evaluates live speech: debounce fast revisions, sample unbroken speech.
+
+Never faster than the model recently answered (``llm.AnswerTime``); that a question's model
+call goes before background calls is ``llm.ModelTurns``.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,9 @@ class PartialTiming:
     """When the partial lane should next evaluate (monotonic seconds).
 
     Debounce coalesces fast revisions; during unbroken speech the newest partial is still
-    sampled, at most once per interval (start to start).
+    sampled, at most once per interval (start to start), and never sooner after the previous
+    start than the model's recent answer time: a model slower than the interval is not asked
+    again before it could have answered.
     """
 
     pending: bool = False
@@ -25,13 +31,18 @@ class PartialTiming:
             self.first_pending_at = now
         self.last_revision_at = now
 
-    def next_evaluation_at(self, debounce: float, interval: float) -> float:
-        """When the newest pending revision should be evaluated."""
+    def next_evaluation_at(
+        self, debounce: float, interval: float, model_seconds: float = 0.0
+    ) -> float:
+        """When the newest pending revision should be evaluated.
+
+        ``model_seconds`` is the model's recent answer time (0.0 when not known yet).
+        """
         settled = self.last_revision_at + debounce
         sampled = self.first_pending_at + max(interval, debounce)
         fire_at = min(settled, sampled)
         if self.last_start_at is not None:
-            fire_at = max(fire_at, self.last_start_at + interval)
+            fire_at = max(fire_at, self.last_start_at + max(interval, model_seconds))
         return fire_at
 
     def started(self, now: float) -> None:
