@@ -121,8 +121,9 @@ class HybridSearch:
         self.wake()  # the first search starts the backfill; later ones only retry after faults
         if not self.index.rows(client_ids) or self._down():
             return await lexical
-        hits, near = await asyncio.gather(
-            lexical, self._nearest(client_ids, text, candidates, stores)
+        # The query's embedding is sent first: BM25 runs in SQLite's thread while it is computed.
+        near, hits = await asyncio.gather(
+            self._nearest(client_ids, text, candidates, stores), lexical
         )
         return fuse((hits, near)) if near else hits
 

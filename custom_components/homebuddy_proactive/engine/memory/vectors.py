@@ -35,7 +35,7 @@ _BITS: Final = 64
 Bits = npt.NDArray[np.uint64]
 
 
-def quantise(vector: Sequence[float]) -> tuple[bytes, bytes] | None:
+def quantise(vector: npt.ArrayLike) -> tuple[bytes, bytes] | None:
     """The int8 bytes and sign bits of a vector; None for a zero or non-finite one."""
     values = np.asarray(vector, dtype=np.float32)
     peak = float(np.max(np.abs(values))) if values.size else 0.0
@@ -52,7 +52,7 @@ def sign_bits(values: npt.NDArray[np.float32]) -> Bits:
     return np.packbits(padded).view(np.uint64)
 
 
-def unit(vector: Sequence[float]) -> npt.NDArray[np.float32] | None:
+def unit(vector: npt.ArrayLike) -> npt.NDArray[np.float32] | None:
     """The vector at unit length, None for a zero or non-finite one."""
     values = np.asarray(vector, dtype=np.float32)
     norm = float(np.linalg.norm(values))
