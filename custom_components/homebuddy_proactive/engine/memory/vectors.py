@@ -61,16 +61,20 @@ def unit(vector: npt.ArrayLike) -> npt.NDArray[np.float32] | None:
     return values / norm
 
 
-def cosines(query: npt.NDArray[np.float32], stored: Sequence[bytes]) -> list[float]:
+def cosines(query: npt.NDArray[np.float32], stored: Sequence[bytes]) -> npt.NDArray[np.float32]:
     """The cosine between a unit query and each stored int8 vector (0 for a wrong length)."""
-    fitting = [blob for blob in stored if len(blob) == query.size]
+    fitting = [n for n, blob in enumerate(stored) if len(blob) == query.size]
+    values = np.zeros(len(stored), dtype=np.float32)
     if not fitting:
-        return [0.0] * len(stored)
-    rows = np.frombuffer(b"".join(fitting), dtype=np.int8).reshape(len(fitting), query.size)
-    matrix = rows.astype(np.float32)
-    norms = np.linalg.norm(matrix, axis=1)
-    values = iter((matrix @ query) / np.where(norms > 0, norms, 1.0))
-    return [float(next(values)) if len(blob) == query.size else 0.0 for blob in stored]
+        return values
+    joined = (
+        b"".join(stored) if len(fitting) == len(stored) else b"".join(stored[n] for n in fitting)
+    )
+    matrix = np.frombuffer(joined, dtype=np.int8).reshape(len(fitting), query.size)
+    matrix = matrix.astype(np.float32)
+    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+    values[fitting] = (matrix @ query) / np.where(norms > 0, norms, 1.0)
+    return values
 
 
 @dataclass
