@@ -37,6 +37,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 from aiohttp import web
 
 sys.path.insert(
@@ -166,7 +167,7 @@ class TimedModel(OllamaModel):
 
     async def embed(
         self, model: str, texts: Sequence[str], *, seconds: float | None = None
-    ) -> list[list[float]]:
+    ) -> npt.NDArray[np.float32]:
         started = time.perf_counter()
         try:
             return await super().embed(model, texts, seconds=seconds)

@@ -72,6 +72,7 @@ class FakeOllama:
     embedding_dimensions: int = 16
     embed_status: int = 200
     embed_delay: float = 0.0
+    embed_raw_body: str | None = None  # replaces the whole /api/embed body (garbage answers)
     embed_requests: list[dict[str, Any]] = field(default_factory=list)
     # When set, /api/embed answers with its vectors (model, texts → one vector per text)
     # instead of the word → dimension ones: a real embedding model behind the fake.
@@ -173,6 +174,8 @@ class FakeOllama:
             await asyncio.sleep(self.embed_delay)
         if self.embed_status != 200:
             return web.json_response({"error": "embedding failed"}, status=self.embed_status)
+        if self.embed_raw_body is not None:
+            return web.Response(text=self.embed_raw_body, content_type="application/json")
         if body.get("model") not in self.embedding_models:
             return web.json_response({"error": "model not found"}, status=404)
         texts = body.get("input", "")

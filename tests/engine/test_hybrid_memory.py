@@ -15,7 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from custom_components.homebuddy_proactive.engine.llm import ModelUnavailableError, OllamaModel
+from custom_components.homebuddy_proactive.engine.llm import (
+    ModelOutputError,
+    ModelUnavailableError,
+    OllamaModel,
+)
 from custom_components.homebuddy_proactive.engine.memory import (
     STORE_AFFECTIVE,
     STORE_EPISODIC,
@@ -343,6 +347,52 @@ async def test_embed_sends_one_request_for_many_texts(fake_embedder: FakeOllama)
         assert fake_embedder.embed_requests[-1]["keep_alive"] == "30m"
         with pytest.raises(ModelUnavailableError):
             await model.embed("not-pulled", ["x"])
+    finally:
+        await model.close()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "not json",
+        '["a list"]',
+        '{"embeddings": [[0.1, 0.2], [0.3]]}',  # ragged
+        '{"embeddings": [[0.1, 0.2]]}',  # one vector for two texts
+        '{"embeddings": [["a", {}], [0.3, 0.4]]}',
+        '{"embeddings": [[], []]}',
+        '{"model": "x"}',
+    ],
+)
+async def test_embed_rejects_an_answer_without_one_vector_per_text(
+    fake_embedder: FakeOllama, body: str
+) -> None:
+    """Garbage from /api/embed is a ModelOutputError, counted, never a crash."""
+    model = OllamaModel(fake_embedder.url, "llama3.2:3b", timeout=5)
+    fake_embedder.embed_raw_body = body
+    try:
+        with pytest.raises(ModelOutputError):
+            await model.embed(EMBEDDER, ["le docteur", "le chat"])
+        assert model.stats.embed_failures == 1
+        assert model.stats.available is None  # the chat model's status is untouched
+        fake_embedder.embed_raw_body = None
+        assert (await model.embed(EMBEDDER, ["le docteur", "le chat"])).shape[0] == 2
+    finally:
+        await model.close()
+
+
+async def test_embed_from_a_server_that_is_gone_is_unavailable(fake_embedder: FakeOllama) -> None:
+    """A closed port and a timeout are ModelUnavailableError, described without the texts."""
+    model = OllamaModel(fake_embedder.url, "llama3.2:3b", timeout=5)
+    try:
+        fake_embedder.embed_delay = 0.3
+        with pytest.raises(ModelUnavailableError, match="timed out"):
+            await model.embed(EMBEDDER, ["le docteur"], seconds=0.05)
+        fake_embedder.embed_delay = 0.0
+        await fake_embedder.stop()
+        with pytest.raises(ModelUnavailableError, match="cannot connect"):
+            await model.embed(EMBEDDER, ["le docteur"])
+        assert model.stats.embed_last_error == "cannot connect"
+        assert model.stats.embed_failures == 2
     finally:
         await model.close()
 

@@ -53,7 +53,15 @@ def test_dockerfile_installs_and_copies_only_the_standalone_parts() -> None:
     packages = {
         line.split("==")[0] for line in runtime.splitlines() if line and not line.startswith("#")
     }
-    assert packages == {"aiohttp", "aiosqlite", "numpy", "ollama", "py3langid", "voluptuous"}
+    assert packages == {
+        "aiohttp",
+        "aiosqlite",
+        "numpy",
+        "ollama",
+        "orjson",
+        "py3langid",
+        "voluptuous",
+    }
     sources = [arg.split()[:-1] for arg in instructions("COPY")]
     copied = {source for group in sources for source in group}
     assert copied == {

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Final
 
 import aiosqlite
@@ -52,6 +52,7 @@ MAX_EMBED_CHARACTERS: Final = 2000
 QUERY_CACHE: Final = 64
 
 Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None] | None"]
+Found = Callable[[list[SearchHit]], Awaitable[None]]
 
 
 def fuse(rankings: Sequence[Sequence[SearchHit]], k: int = RRF_K) -> list[SearchHit]:
@@ -113,16 +114,29 @@ class HybridSearch:
         candidates: int,
         stores: Sequence[str] = LONG_TERM_STORES,
         semantic: bool = True,
+        lexical_found: Found | None = None,
     ) -> list[SearchHit]:
-        """The clients' memories matching ``terms`` (BM25) or near ``text`` (vectors), fused."""
+        """The clients' memories matching ``terms`` (BM25) or near ``text`` (vectors), fused.
+
+        ``lexical_found``, when the vectors are searched, is awaited with BM25's hits as soon as
+        they are known, while the query's embedding and the vector pass are still under way
+        (the caller loads their rows meanwhile: SQLite's thread is idle then)."""
         lexical = self.memories.search(client_ids, terms, candidates=candidates, stores=stores)
         if not semantic or not self.enabled or self.closed:
             return await lexical
         self.wake()  # the first search starts the backfill; later ones only retry after faults
         if not self.index.rows(client_ids) or self._down():
             return await lexical
-        hits, near = await asyncio.gather(
-            lexical, self._nearest(client_ids, text, candidates, stores)
+
+        async def words() -> list[SearchHit]:
+            hits = await lexical
+            if lexical_found is not None:
+                await lexical_found(hits)
+            return hits
+
+        # The query's embedding is sent first: BM25 runs in SQLite's thread while it is computed.
+        near, hits = await asyncio.gather(
+            self._nearest(client_ids, text, candidates, stores), words()
         )
         return fuse((hits, near)) if near else hits
 
@@ -146,20 +160,19 @@ class HybridSearch:
         # Vectors gone from the file (memory forgotten or edited) leave the index. No await
         # since the read: a new vector stored after it (one connection, in order) is added to
         # the index after this discard, never before.
-        self.index.discard(key for key in keys if key not in stored)
+        if len(stored) < len(keys):
+            self.index.discard(key for key in keys if key not in stored)
         present = [key for key in keys if key in stored]
         similarity = cosines(query, [stored[key] for key in present])
-        ranked = sorted(
-            (
-                (value, key)
-                for value, key in zip(similarity, present, strict=True)
-                if value >= MIN_SIMILARITY
-            ),
-            key=lambda item: -item[0],
-        )[:candidates]
+        best = np.argsort(-similarity, kind="stable")[:candidates]  # ties: nearer bits first
         return [
-            SearchHit(store=store_of_code(key % CODES), id=key // CODES, relevance=value)
-            for value, key in ranked
+            SearchHit(
+                store=store_of_code(present[n] % CODES),
+                id=present[n] // CODES,
+                relevance=float(similarity[n]),
+            )
+            for n in best.tolist()
+            if similarity[n] >= MIN_SIMILARITY
         ]
 
     async def _query_vector(self, text: str) -> npt.NDArray[np.float32] | None:

@@ -94,6 +94,15 @@ class Recall:
         ``terms`` replaces the words BM25 looks for (the text's content words by default);
         ``semantic=False`` leaves the vectors out (names, which only words can match).
         """
+        at = self.clock() if now is None else now
+        loaded: dict[tuple[str, int], ScoredMemory | None] = {}
+
+        async def load(hits: Sequence[SearchHit]) -> None:
+            wanted = [hit for hit in hits if (hit.store, hit.id) not in loaded]
+            loaded.update(dict.fromkeys(((hit.store, hit.id) for hit in wanted), None))
+            loaded.update(await self._scored(wanted, at))
+
+        # BM25's rows load while the vectors are searched; the vectors' own after the fusion.
         hits = await self.hybrid.search(
             client_ids,
             text,
@@ -101,8 +110,12 @@ class Recall:
             candidates=candidates,
             stores=stores,
             semantic=semantic,
+            lexical_found=load,
         )
-        return await self._scored(hits, self.clock() if now is None else now)
+        await load(hits)
+        return [
+            (hit, scored) for hit in hits if (scored := loaded.get((hit.store, hit.id))) is not None
+        ]
 
     async def retrieve(self, client_id: str, text: str, limit: int) -> list[Recollection]:
         """Up to ``limit`` memories of the client (and global ones) relevant to ``text``.
@@ -149,8 +162,8 @@ class Recall:
 
     async def _scored(
         self, hits: Sequence[SearchHit], now: datetime
-    ) -> list[tuple[SearchHit, ScoredMemory]]:
-        """The hits' rows and scores, in the hits' order (hits whose row is gone are left out).
+    ) -> dict[tuple[str, int], ScoredMemory]:
+        """The hits' rows and scores, by (store, id) (hits whose row is gone are left out).
 
         The one place a search's candidate rows are loaded."""
         by_store: dict[str, list[int]] = defaultdict(list)
@@ -160,7 +173,7 @@ class Recall:
         for store, ids in by_store.items():
             for memory in await self.memories.scored(store, ids, now, self.weights):
                 scored[(store, memory.record.id)] = memory
-        return [(hit, scored[(hit.store, hit.id)]) for hit in hits if (hit.store, hit.id) in scored]
+        return scored
 
     async def _touch(self, recollections: Sequence[Recollection], now: datetime) -> None:
         accessed: dict[str, list[int]] = defaultdict(list)
