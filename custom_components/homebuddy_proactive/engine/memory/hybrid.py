@@ -3,8 +3,8 @@
 With an embedding model chosen (none by default), every long-term memory gets a vector from
 Ollama's ``/api/embed``, stored in the engine's SQLite file (``memory_vectors``, schema v9) and
 indexed in memory (``vectors.py``). A search embeds the query (at most :data:`QUERY_TIMEOUT`),
-takes the client's and ``global``'s nearest memories at or above :data:`MIN_SIMILARITY`, and
-fuses that ranking with BM25's: each memory scores the sum of ``1 / (RRF_K + rank)`` over the
+takes the client's and ``global``'s nearest memories that stand out (:func:`similarity_floor`),
+and fuses that ranking with BM25's: each memory scores the sum of ``1 / (RRF_K + rank)`` over the
 rankings it is in, normalised so the best is 1 (the relevance the caller multiplies by
 ``1 + score``). No model, no vector yet, a failed or slow query embedding (then none for
 :data:`RETRY_SECONDS`): BM25 alone, exactly as without embeddings.
@@ -41,9 +41,13 @@ RRF_K: Final = 60
 QUERY_TIMEOUT: Final = 1.0
 # After an embedding failure, queries skip the vectors for this long (seconds).
 RETRY_SECONDS: Final = 60.0
-# Cosine below which a vector neighbour is not a match (typical multilingual models put
-# unrelated sentences at 0.2-0.4 and paraphrases above 0.6).
+# Cosine below which a vector neighbour is never a match.
 MIN_SIMILARITY: Final = 0.45
+# Models differ in scale: some put unrelated sentences at 0.2-0.4, others (e5) at 0.75-0.82. So
+# a neighbour must also stand out among the query's candidates: at least this many standard
+# deviations above their mean cosine (with enough candidates to tell), else it is not a match.
+OUTLIER_DEVIATIONS: Final = 2.0
+MIN_CANDIDATES_FOR_SPREAD: Final = 8
 EMBED_BATCH: Final = 32
 MAX_WAITING: Final = 1000
 # Characters of a memory sent to the model (Ollama truncates to the model's context anyway).
@@ -53,6 +57,18 @@ QUERY_CACHE: Final = 64
 
 Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None] | None"]
 Found = Callable[[list[SearchHit]], Awaitable[None]]
+
+
+def similarity_floor(similarity: npt.NDArray[np.float32]) -> float:
+    """The cosine a neighbour needs to count as a match among these candidates.
+
+    :data:`MIN_SIMILARITY`, raised to :data:`OUTLIER_DEVIATIONS` standard deviations above the
+    candidates' mean when there are enough of them: what every memory scores says nothing.
+    """
+    if len(similarity) < MIN_CANDIDATES_FOR_SPREAD:
+        return MIN_SIMILARITY
+    spread = float(similarity.mean() + OUTLIER_DEVIATIONS * similarity.std())
+    return max(MIN_SIMILARITY, spread)
 
 
 def fuse(rankings: Sequence[Sequence[SearchHit]], k: int = RRF_K) -> list[SearchHit]:
@@ -164,6 +180,7 @@ class HybridSearch:
             self.index.discard(key for key in keys if key not in stored)
         present = [key for key in keys if key in stored]
         similarity = cosines(query, [stored[key] for key in present])
+        floor = similarity_floor(similarity)
         best = np.argsort(-similarity, kind="stable")[:candidates]  # ties: nearer bits first
         return [
             SearchHit(
@@ -172,7 +189,7 @@ class HybridSearch:
                 relevance=float(similarity[n]),
             )
             for n in best.tolist()
-            if similarity[n] >= MIN_SIMILARITY
+            if similarity[n] >= floor
         ]
 
     async def _query_vector(self, text: str) -> npt.NDArray[np.float32] | None:
