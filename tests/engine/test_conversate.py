@@ -94,7 +94,8 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
     assert "minLength" not in body["format"]["properties"]["card"]
     # Answering a question: the card may not be empty.
     assert fake_ollama.requests[-1]["format"]["properties"]["card"]["minLength"] == 1
-    assert body["keep_alive"] == "30m"
+    assert body["keep_alive"] == -1  # the default keeps the model loaded
+    assert body["options"]["num_ctx"] == 4096  # the prompt budget plus the largest answer
     assert body["think"] is False
     assert "definition" in body["format"]["properties"]["intent"]["enum"]
 

@@ -19,7 +19,36 @@ import ollama
 
 LOGGER = logging.getLogger(__name__)
 
-KEEP_ALIVE: Final = "30m"
+# Ollama's keep_alive when the host says nothing: the model stays loaded.
+KEEP_ALIVE: Final = -1
+# Ollama's num_ctx when the host says nothing, and the step a larger one is rounded up to.
+CONTEXT_TOKENS: Final = 4096
+CONTEXT_STEP: Final = 1024
+# Template tokens a chat message costs beyond its content (role markers), estimated high.
+MESSAGE_OVERHEAD_TOKENS: Final = 8
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token count without a tokenizer: one token per three UTF-8 bytes.
+
+    Byte-level BPE tokenizers (Llama, Qwen, Gemma, SmolLM) average about four characters per
+    token in English and two to three bytes per token in Greek or CJK text, so this counts high
+    for every script; it costs one ``encode``, no model files.
+    """
+    return -(-len(text.encode("utf-8", "surrogatepass")) // 3)
+
+
+def estimate_prompt_tokens(messages: Sequence[Mapping[str, str]]) -> int:
+    """:func:`estimate_tokens` of a chat request, with each message's template overhead."""
+    return sum(
+        estimate_tokens(message.get("content", "")) + MESSAGE_OVERHEAD_TOKENS
+        for message in messages
+    )
+
+
+def context_size(tokens: int) -> int:
+    """The num_ctx that holds ``tokens``: rounded up to a whole :data:`CONTEXT_STEP`."""
+    return max(CONTEXT_STEP, -(-tokens // CONTEXT_STEP) * CONTEXT_STEP)
 
 
 class ModelError(Exception):
@@ -55,11 +84,20 @@ class OllamaModel:
         *,
         timeout: float,
         verify: ssl.SSLContext | bool = True,
+        context_tokens: int = CONTEXT_TOKENS,
+        keep_alive: str | int = KEEP_ALIVE,
     ) -> None:
-        """Create the client; nothing is sent until the first call."""
+        """Create the client; nothing is sent until the first call.
+
+        ``context_tokens`` is the num_ctx every call sends (one value for all prompts: Ollama
+        reloads the model when it changes); a call whose prompt and answer would not fit gets
+        a larger one rather than being truncated silently.
+        """
         self.base_url = base_url
         self.model = model
         self.timeout = timeout
+        self.context_tokens = context_tokens
+        self.keep_alive = keep_alive
         self.stats = ModelStats()
         # Called when Ollama becomes reachable or unreachable (the HA status sensor).
         self.on_status_change: Callable[[], None] | None = None
@@ -100,7 +138,12 @@ class OllamaModel:
             # reachable, so its status is left as it is.
             self.stats.last_error = "no model chosen"
             raise ModelUnavailableError("no model chosen")
-        options = {"temperature": temperature, "num_predict": max_tokens}
+        needed = estimate_prompt_tokens(messages) + max_tokens
+        options = {
+            "temperature": temperature,
+            "num_predict": max_tokens,
+            "num_ctx": max(self.context_tokens, context_size(needed)),
+        }
         try:
             response = await self._chat(messages, schema, options)
         except ollama.ResponseError as err:
@@ -153,7 +196,7 @@ class OllamaModel:
                 messages=list(messages),
                 format=dict(schema),
                 options=dict(options),
-                keep_alive=KEEP_ALIVE,
+                keep_alive=self.keep_alive,
                 think=False if self._think_supported else None,
                 stream=False,
             ),

@@ -47,7 +47,7 @@ from .protocol import (
     error_frame,
     parse_frame,
 )
-from .session import AskedQuestion, SessionState, SpeechStream, Utterance
+from .session import AskedQuestion, ContextLine, SessionState, SpeechStream, Utterance
 from .verification import answers_question, check_answer
 
 if TYPE_CHECKING:
@@ -570,7 +570,9 @@ class Connection:
         engine, session = self.engine, self.session
         now = engine.clock()
         context = [
-            f"{u.speaker or 'speaker'}: {u.text}"
+            ContextLine(
+                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
+            )
             for u in session.buffer.items(now)
             if u.event_id != exclude_event
         ]
@@ -587,6 +589,7 @@ class Connection:
             source=source,
             answer_question=answer_question,
             earlier_in_utterance=earlier,
+            window=session.prompt_window,
         )
         return request, tuple(m.ref for m in memories)
 

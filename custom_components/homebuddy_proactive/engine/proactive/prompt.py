@@ -1,0 +1,203 @@
+"""The detector's prompt, laid out for the model server's KV cache and bounded by a token budget.
+
+A model server (Ollama, llama.cpp) keeps what it read for the previous call and reads again only
+what follows the longest prefix the new prompt shares with it; on a Raspberry Pi every token read
+costs tens of milliseconds. So the prompt starts with what stays the same from call to call:
+
+1. the instructions (the system message; nothing in it changes within a configuration);
+2. the session's conversation, oldest first: a new utterance only appends a line;
+
+and ends with what changes on every call, slowest-changing first: the recent cards, the people
+heard, the memories retrieved for this moment, the speech already handled, the transcript
+language, the newest utterance and the question put to the model.
+
+Every prompt fits :attr:`EngineConfig.prompt_token_budget` estimated tokens
+(:func:`..llm.estimate_tokens`, one token per three UTF-8 bytes, which counts high). The oldest
+conversation goes first, half of it at a time so the prefix stays stable for many calls
+(:class:`.session.PromptWindow`); then the speech already handled, the oldest recent cards, the
+least relevant memories and the people. The newest utterance is never cut: a prompt that still
+does not fit is sent whole with a larger num_ctx (see :class:`..llm.OllamaModel`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..config import EngineConfig
+from ..llm import MESSAGE_OVERHEAD_TOKENS, context_size, estimate_tokens
+from ..text.languages import language_name
+from .session import ContextLine, PersonNotes, PromptWindow
+
+MAX_PEOPLE_PER_ANSWER: Final = 3
+MAX_NAME_CHARACTERS: Final = 40
+MAX_OBSERVATION_CHARACTERS: Final = 100
+CONVERSATION_LABEL: Final = "Earlier conversation (context only):"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvaluationRequest:
+    """Everything the model is told about one moment of the conversation.
+
+    ``context`` is the session's conversation, oldest first; ``window`` (the session's) decides
+    where the shown part begins. Without a window the whole context is shown, if it fits.
+    """
+
+    newest: str
+    language: str
+    context: Sequence[ContextLine] = ()
+    memories: Sequence[str] = ()
+    people: Mapping[str, PersonNotes] = field(default_factory=dict)
+    recent_cards: Sequence[str] = ()
+    source: str = "final"
+    answer_question: bool = False
+    earlier_in_utterance: str = ""
+    window: PromptWindow | None = None
+
+
+def answer_token_budget(max_characters: int) -> int:
+    """Tokens enough for the largest answer the schema allows (about one per character in
+    the worst case, e.g. digits) plus the JSON around it, so it is never cut mid-object."""
+    strings = max_characters + MAX_PEOPLE_PER_ANSWER * (
+        MAX_NAME_CHARACTERS + MAX_OBSERVATION_CHARACTERS
+    )
+    return strings + 160
+
+
+def model_context_tokens(config: EngineConfig) -> int:
+    """The num_ctx every model call sends: the prompt budget plus the largest answer.
+
+    One value for every call (Ollama reloads the model when num_ctx changes).
+    """
+    return context_size(
+        config.prompt_token_budget + answer_token_budget(config.insight_max_characters)
+    )
+
+
+def instructions(config: EngineConfig) -> str:
+    """The system message: the same for every call of a configuration."""
+    return f"""You are HomeBuddy, a proactive assistant whose short cards appear on the user's \
+smart glasses during live conversation. You follow the conversation and speak up only when a \
+card would clearly help right now; otherwise set intervene to false.
+Rules:
+- Act only on the NEWEST utterance. Older speech is context only and never triggers a card.
+- Intents: question (answer it), fact_check (a checkable claim that looks wrong or uncertain), \
+context (useful background), correction (something said is wrong), definition (a knowledge gap), \
+suggestion, warning (safety, health, money, deadlines), reminder, task, decision (a decision was \
+just made: summarise it), entity_context (who a named person is).
+- definition: explain newly introduced acronyms, jargon, standards, protocols, technical \
+methods or scientific concepts in plain words. Do NOT explain terms that are familiar, \
+already explained in the recent cards, or that the speaker is defining right now.
+- entity_context: only when the conversation gives at least two concrete clues about a named \
+person's role or relationship, or the role was stated outright. Always qualify inferences, for \
+example "From this conversation, Vincent appears to be the hiring manager". A name alone is never \
+enough. Never infer sensitive traits, personality, motives, family status, health, religion, \
+politics or an exact job title the transcript does not support.
+- Do not repeat or rephrase a recent card. Do not invent facts about the user.
+- The card is plain text in the transcript language named before the newest utterance, about \
+{config.insight_target_characters} characters and never more than \
+{config.insight_max_characters}; a shorter complete answer is fine. Keep proper names, \
+acronyms, product names and technical terms in their original writing system.
+- confidence is how sure you are that this card helps now (0 to 1).
+- people: observations about named people that the NEWEST utterance supports (role or \
+relationship only), with stated=true when the role was said explicitly; otherwise an empty list.
+Answer with one JSON object only."""
+
+
+@dataclass
+class _Tail:
+    """The parts of the user message after the conversation; the optional ones may shrink."""
+
+    recent_cards: list[str]
+    people: list[str]
+    memories: list[str]
+    earlier: str
+    closing: str  # language, newest utterance and the question: never cut
+
+    def sections(self) -> list[str]:
+        parts = []
+        if self.recent_cards:
+            parts.append(
+                "Recent cards (do not repeat):\n" + "\n".join(f"- {c}" for c in self.recent_cards)
+            )
+        if self.people:
+            parts.append("People in this conversation:\n" + "\n".join(self.people))
+        if self.memories:
+            parts.append(
+                "What you remember about the user:\n" + "\n".join(f"- {m}" for m in self.memories)
+            )
+        if self.earlier:
+            parts.append("Earlier in this utterance, already handled:\n" + self.earlier)
+        parts.append(self.closing)
+        return parts
+
+    def shrink(self) -> bool:
+        """Drop the least needed optional part; False when only the closing is left."""
+        if self.earlier:
+            self.earlier = ""
+        elif self.recent_cards:
+            self.recent_cards.pop(0)  # the oldest card
+        elif self.memories:
+            self.memories.pop()  # the least relevant memory
+        elif self.people:
+            self.people.pop(0)
+        else:
+            return False
+        return True
+
+
+def _closing(request: EvaluationRequest) -> str:
+    lang = language_name(request.language)
+    label = "still being spoken" if request.source == "partial" else "final"
+    closing = (
+        f"Transcript language: {request.language} ({lang})\n\n"
+        f"NEWEST utterance ({label}):\n{request.newest}\n\n"
+    )
+    if request.answer_question:
+        return closing + (
+            "The newest utterance is a question. Answer it directly in one card (intervene=true, "
+            "intent=question). If the honest answer is negative, say so and offer a practical "
+            "alternative. If you do not know, say what would help find out."
+        )
+    return closing + "Should a card be shown now? Answer with the JSON object."
+
+
+def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dict[str, str]]:
+    """Build the chat messages for one evaluation (moves the request's window when trimming)."""
+    system = instructions(config)
+    people = []
+    for notes in request.people.values():
+        observed = "; ".join(notes.observations) or "mentioned"
+        stated = " (role stated)" if notes.stated else ""
+        people.append(f"- {notes.display_name}{stated}: {observed}")
+    tail = _Tail(
+        recent_cards=list(request.recent_cards),
+        people=people,
+        memories=list(request.memories),
+        earlier=request.earlier_in_utterance,
+        closing=_closing(request),
+    )
+    budget = config.prompt_token_budget - 2 * MESSAGE_OVERHEAD_TOKENS - estimate_tokens(system)
+    # Room for the conversation: what the tail leaves, the tail shrunk while it takes too much.
+    while True:
+        room = budget - estimate_tokens("\n\n".join(tail.sections()))
+        if room >= 0 or not tail.shrink():
+            break
+    line_tokens = {id(line): estimate_tokens(line.text) + 1 for line in request.context}
+    header = estimate_tokens(CONVERSATION_LABEL) + 1
+
+    def fits(lines: Sequence[ContextLine]) -> bool:
+        return header + sum(line_tokens[id(line)] for line in lines) <= room
+
+    if request.window is not None:
+        shown = request.window.select(request.context, fits)
+    else:
+        shown = list(request.context) if fits(request.context) else []
+    parts = tail.sections()
+    if shown:
+        parts.insert(0, CONVERSATION_LABEL + "\n" + "\n".join(line.text for line in shown))
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": "\n\n".join(parts)},
+    ]
