@@ -585,7 +585,10 @@ class Connection:
             context=context,
             memories=[f"[{m.kind}] {m.content}" for m in memories],
             people=dict(session.people),
-            recent_cards=[card.text for card in session.recent_cards][-8:],
+            recent_cards=[
+                ContextLine(event_id=card.intent, text=card.text, at=card.created_at)
+                for card in session.recent_cards
+            ],
             source=source,
             answer_question=answer_question,
             earlier_in_utterance=earlier,

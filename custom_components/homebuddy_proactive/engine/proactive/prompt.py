@@ -5,17 +5,19 @@ what follows the longest prefix the new prompt shares with it; on a Raspberry Pi
 costs tens of milliseconds. So the prompt starts with what stays the same from call to call:
 
 1. the instructions (the system message; nothing in it changes within a configuration);
-2. the session's conversation, oldest first: a new utterance only appends a line;
+2. the session's conversation, oldest first, with the cards shown during it in their place: a
+   new utterance or card only appends a line;
 
-and ends with what changes on every call, slowest-changing first: the recent cards, the people
-heard, the memories retrieved for this moment, the speech already handled, the transcript
-language, the newest utterance and the question put to the model.
+and ends with what changes from call to call, slowest-changing first: the cards shown before
+the conversation shown, the people heard, the memories retrieved for this moment, the speech
+already handled, the transcript language, the newest utterance and the question put to the
+model.
 
 Every prompt fits :attr:`EngineConfig.prompt_token_budget` estimated tokens
 (:func:`..llm.estimate_tokens`, one token per three UTF-8 bytes, which counts high). The oldest
 conversation goes first, half of it at a time so the prefix stays stable for many calls
-(:class:`.session.PromptWindow`); then the speech already handled, the oldest recent cards, the
-least relevant memories and the people. The newest utterance is never cut: a prompt that still
+(:class:`.session.PromptWindow`); then the speech already handled, the oldest earlier cards,
+the least relevant memories and the people. The newest utterance is never cut: a prompt that still
 does not fit is sent whole with a larger num_ctx (see :class:`..llm.OllamaModel`).
 """
 
@@ -34,14 +36,19 @@ MAX_PEOPLE_PER_ANSWER: Final = 3
 MAX_NAME_CHARACTERS: Final = 40
 MAX_OBSERVATION_CHARACTERS: Final = 100
 CONVERSATION_LABEL: Final = "Earlier conversation (context only):"
+CARD_SPEAKER: Final = "HomeBuddy card"
+CARD_ID: Final = "card:"
+# Cards shown before the conversation shown: the newest this many are listed after it.
+EARLIER_CARDS: Final = 8
 
 
 @dataclass(frozen=True, kw_only=True)
 class EvaluationRequest:
     """Everything the model is told about one moment of the conversation.
 
-    ``context`` is the session's conversation, oldest first; ``window`` (the session's) decides
-    where the shown part begins. Without a window the whole context is shown, if it fits.
+    ``context`` is the session's conversation and ``recent_cards`` the cards it was shown
+    (their ``text`` the card's), both oldest first; ``window`` (the session's) decides where the
+    shown part begins. Without a window the whole context is shown, if it fits.
     """
 
     newest: str
@@ -49,7 +56,7 @@ class EvaluationRequest:
     context: Sequence[ContextLine] = ()
     memories: Sequence[str] = ()
     people: Mapping[str, PersonNotes] = field(default_factory=dict)
-    recent_cards: Sequence[str] = ()
+    recent_cards: Sequence[ContextLine] = ()
     source: str = "final"
     answer_question: bool = False
     earlier_in_utterance: str = ""
@@ -94,7 +101,8 @@ person's role or relationship, or the role was stated outright. Always qualify i
 example "From this conversation, Vincent appears to be the hiring manager". A name alone is never \
 enough. Never infer sensitive traits, personality, motives, family status, health, religion, \
 politics or an exact job title the transcript does not support.
-- Do not repeat or rephrase a recent card. Do not invent facts about the user.
+- Do not repeat or rephrase a card already shown (the "HomeBuddy card" lines of the \
+conversation, the recent cards). Do not invent facts about the user.
 - The card is plain text in the transcript language named before the newest utterance, about \
 {config.insight_target_characters} characters and never more than \
 {config.insight_max_characters}; a shorter complete answer is fine. Keep proper names, \
@@ -109,18 +117,18 @@ Answer with one JSON object only."""
 class _Tail:
     """The parts of the user message after the conversation; the optional ones may shrink."""
 
-    recent_cards: list[str]
+    cards: list[str]  # cards shown before the conversation shown, oldest first
     people: list[str]
     memories: list[str]
     earlier: str
     closing: str  # language, newest utterance and the question: never cut
+    card_limit: int = EARLIER_CARDS
 
     def sections(self) -> list[str]:
         parts = []
-        if self.recent_cards:
-            parts.append(
-                "Recent cards (do not repeat):\n" + "\n".join(f"- {c}" for c in self.recent_cards)
-            )
+        cards = self.cards[-self.card_limit :] if self.card_limit else []
+        if cards:
+            parts.append("Recent cards (do not repeat):\n" + "\n".join(f"- {c}" for c in cards))
         if self.people:
             parts.append("People in this conversation:\n" + "\n".join(self.people))
         if self.memories:
@@ -136,8 +144,8 @@ class _Tail:
         """Drop the least needed optional part; False when only the closing is left."""
         if self.earlier:
             self.earlier = ""
-        elif self.recent_cards:
-            self.recent_cards.pop(0)  # the oldest card
+        elif self.card_limit:
+            self.card_limit -= 1  # the oldest card
         elif self.memories:
             self.memories.pop()  # the least relevant memory
         elif self.people:
@@ -163,6 +171,34 @@ def _closing(request: EvaluationRequest) -> str:
     return closing + "Should a card be shown now? Answer with the JSON object."
 
 
+def _with_cards(
+    context: Sequence[ContextLine], cards: Sequence[ContextLine]
+) -> tuple[list[ContextLine], list[ContextLine]]:
+    """The conversation with the cards shown during it in their place (by time, a card after
+    the utterance it answered), and the cards shown before it."""
+    if not context:
+        return [], list(cards)
+    start = context[0].at
+    earlier = [card for card in cards if card.at < start]
+    merged = list(context)
+    for card in cards:
+        if card.at >= start:
+            merged.append(
+                ContextLine(
+                    event_id=f"{CARD_ID}{card.at.isoformat()}:{card.event_id}",
+                    text=f"{CARD_SPEAKER}: {card.text}",
+                    at=card.at,
+                )
+            )
+    merged.sort(key=lambda line: (line.at, line.event_id.startswith(CARD_ID)))
+    return merged, earlier
+
+
+def _card_text(line: ContextLine) -> str:
+    prefix = f"{CARD_SPEAKER}: "
+    return line.text[len(prefix) :] if line.text.startswith(prefix) else line.text
+
+
 def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dict[str, str]]:
     """Build the chat messages for one evaluation (moves the request's window when trimming)."""
     system = instructions(config)
@@ -171,29 +207,35 @@ def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dic
         observed = "; ".join(notes.observations) or "mentioned"
         stated = " (role stated)" if notes.stated else ""
         people.append(f"- {notes.display_name}{stated}: {observed}")
+    context, earlier_cards = _with_cards(request.context, request.recent_cards)
     tail = _Tail(
-        recent_cards=list(request.recent_cards),
+        cards=[],
         people=people,
         memories=list(request.memories),
         earlier=request.earlier_in_utterance,
         closing=_closing(request),
     )
     budget = config.prompt_token_budget - 2 * MESSAGE_OVERHEAD_TOKENS - estimate_tokens(system)
-    # Room for the conversation: what the tail leaves, the tail shrunk while it takes too much.
-    while True:
-        room = budget - estimate_tokens("\n\n".join(tail.sections()))
-        if room >= 0 or not tail.shrink():
-            break
-    line_tokens = {id(line): estimate_tokens(line.text) + 1 for line in request.context}
+    line_tokens = {id(line): estimate_tokens(line.text) + 1 for line in context}
     header = estimate_tokens(CONVERSATION_LABEL) + 1
 
-    def fits(lines: Sequence[ContextLine]) -> bool:
-        return header + sum(line_tokens[id(line)] for line in lines) <= room
+    def tokens(lines: Sequence[ContextLine]) -> int:
+        """The user message's tokens with ``lines`` shown (the cards before them listed)."""
+        dropped = context[: len(context) - len(lines)]
+        tail.cards = [card.text for card in earlier_cards] + [
+            _card_text(line) for line in dropped if line.event_id.startswith(CARD_ID)
+        ]
+        shown = header + sum(line_tokens[id(line)] for line in lines) if lines else 0
+        return shown + estimate_tokens("\n\n".join(tail.sections()))
 
+    # The tail alone must fit: its optional parts shrink first (the newest utterance never).
+    while tokens(()) > budget and tail.shrink():
+        pass
     if request.window is not None:
-        shown = request.window.select(request.context, fits)
+        shown = request.window.select(context, lambda lines: tokens(lines) <= budget)
     else:
-        shown = list(request.context) if fits(request.context) else []
+        shown = context if tokens(context) <= budget else []
+    tokens(shown)  # lists the cards of what is not shown
     parts = tail.sections()
     if shown:
         parts.insert(0, CONVERSATION_LABEL + "\n" + "\n".join(line.text for line in shown))
