@@ -13,7 +13,10 @@ keeps the previous call's prompt and reads again only what follows the prefix th
 * **shared**: the characters each prompt shares, as a prefix, with the previous call's prompt,
   over all prompt characters;
 * **uncached chars/call**: characters beyond that common prefix (what the model must read);
-* **calls/min** of speech and **prompt chars/call**.
+* **calls/min** of speech and **prompt chars/call**;
+* the same two figures over the detector's calls alone (the most frequent kind of prompt, the
+  previous call being the previous detector call): what the slot would hold if no other kind of
+  call (answer checks, memory learning) came between them.
 
 A prompt is the messages' roles and contents in order (what a chat template lays out).
 Medians of the rounds are printed with the ratios ours/peer. Usage::
@@ -33,6 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Final
 
@@ -76,6 +80,15 @@ def common_prefix(a: str, b: str) -> int:
         else:
             high = middle - 1
     return low
+
+
+def main_kind(prompts: list[str]) -> list[str]:
+    """The calls of the most frequent kind (their first 80 characters): the detector's."""
+    kinds = Counter(prompt[:80] for prompt in prompts)
+    if not kinds:
+        return []
+    kind = kinds.most_common(1)[0][0]
+    return [prompt for prompt in prompts if prompt[:80] == kind]
 
 
 def prompt_figures(prompts: list[str], minutes: float) -> dict[str, float]:
@@ -134,6 +147,11 @@ async def run(args: argparse.Namespace) -> int:
                         calls = [rendered(b) for at, b in recorded if at <= played.ended]
                         minutes = (played.ended - played.started) / 60
                         result = prompt_figures(calls, minutes)
+                        main = main_kind(calls)
+                        lane = prompt_figures(main, minutes)
+                        result["lane_shared"] = lane["shared"]
+                        result["lane_uncached"] = lane["uncached"]
+                        result["lane_share"] = len(main) / len(calls) if calls else 0.0
                         figures[kind].append(result)
                         if args.dump:
                             args.dump.mkdir(parents=True, exist_ok=True)
@@ -161,6 +179,9 @@ def table(figures: dict[str, list[dict[str, float]]]) -> None:
         ("uncached characters per call", "uncached", "{:.0f}"),
         ("model calls per minute of speech", "calls_per_min", "{:.1f}"),
         ("prompt characters per call", "chars", "{:.0f}"),
+        ("detector calls: share of all calls", "lane_share", "{:.0%}"),
+        ("detector calls only: shared", "lane_shared", "{:.1%}"),
+        ("detector calls only: uncached chars", "lane_uncached", "{:.0f}"),
     )
     log(f"\n{'medians of ' + str(len(figures['ours'])) + ' rounds':<40} {'peer':>10} {'ours':>10}")
     for label, key, shape in rows:

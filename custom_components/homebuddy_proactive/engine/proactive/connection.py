@@ -17,7 +17,7 @@ import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from ..config import EngineConfig
@@ -37,7 +37,7 @@ from ..storage import PersonObservation, TranscriptRecord
 from ..text import analyse, detect_language, name_key
 from ..text.normalize import fold
 from ..text.similarity import same_question
-from .detector import CardDecision, EvaluationRequest
+from .detector import CardDecision, EvaluationRequest, build_messages
 from .pacing import PartialTiming
 from .protocol import (
     FeedbackEvent,
@@ -48,7 +48,7 @@ from .protocol import (
     parse_frame,
 )
 from .session import AskedQuestion, ContextLine, SessionState, SpeechStream, Utterance
-from .verification import answers_question, check_answer
+from .verification import answers_question, check_answer, verification_task
 
 if TYPE_CHECKING:
     from .engine import ProactiveEngine
@@ -521,12 +521,23 @@ class Connection:
         """Check a short answer to ``question``; a wrong one gets a fact_check card."""
         engine = self.engine
         engine.stats.model_evaluations += 1
+        # A short reply says little about its language: the correction follows the question.
+        request = EvaluationRequest(
+            newest=job.utterance.text,
+            language=question.language,
+            context=self._context(engine.clock(), job.utterance.event_id),
+            recent_cards=self._cards(),
+            window=self.session.prompt_window,
+            task=verification_task(
+                question.text,
+                job.utterance.text,
+                question.language,
+                self.config.insight_max_characters,
+            ),
+        )
         found = await check_answer(
             engine.model,
-            question.text,
-            job.utterance,
-            # A short reply says little about its language: the correction follows the question.
-            language=question.language,
+            build_messages(request, self.config),
             maximum=self.config.insight_max_characters,
         )
         # Timely right after the question's own card: no cooldown, never the same card twice.
@@ -568,14 +579,8 @@ class Connection:
         earlier: str = "",
     ) -> tuple[EvaluationRequest, tuple[int, ...]]:
         engine, session = self.engine, self.session
-        now = engine.clock()
-        context = [
-            ContextLine(
-                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
-            )
-            for u in session.buffer.items(now)
-            if u.event_id != exclude_event
-        ]
+        # Read before retrieval awaits: a final arriving meanwhile is not this call's context.
+        context = self._context(engine.clock(), exclude_event)
         memories = await engine.memory.retrieve(
             self.client_id, newest, self.config.memory_result_limit
         )
@@ -585,16 +590,30 @@ class Connection:
             context=context,
             memories=[f"[{m.kind}] {m.content}" for m in memories],
             people=dict(session.people),
-            recent_cards=[
-                ContextLine(event_id=card.intent, text=card.text, at=card.created_at)
-                for card in session.recent_cards
-            ],
+            recent_cards=self._cards(),
             source=source,
             answer_question=answer_question,
             earlier_in_utterance=earlier,
             window=session.prompt_window,
         )
         return request, tuple(m.ref for m in memories)
+
+    def _context(self, now: datetime, exclude_event: str | None) -> list[ContextLine]:
+        """The session's conversation for a prompt, oldest first, without ``exclude_event``."""
+        return [
+            ContextLine(
+                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
+            )
+            for u in self.session.buffer.items(now)
+            if u.event_id != exclude_event
+        ]
+
+    def _cards(self) -> list[ContextLine]:
+        """The cards this session was shown, oldest first, for a prompt."""
+        return [
+            ContextLine(event_id=card.intent, text=card.text, at=card.created_at)
+            for card in self.session.recent_cards
+        ]
 
     # -- partials ----------------------------------------------------------------------------
 

@@ -61,6 +61,8 @@ class EvaluationRequest:
     answer_question: bool = False
     earlier_in_utterance: str = ""
     window: PromptWindow | None = None
+    # Another question than "should a card be shown" (answer checking): it replaces the end.
+    task: str = ""
 
 
 def answer_token_budget(max_characters: int) -> int:
@@ -157,6 +159,8 @@ class _Tail:
 
 def _closing(request: EvaluationRequest) -> str:
     lang = language_name(request.language)
+    if request.task:
+        return f"Transcript language: {request.language} ({lang})\n\n{request.task}"
     label = "still being spoken" if request.source == "partial" else "final"
     closing = (
         f"Transcript language: {request.language} ({lang})\n\n"
