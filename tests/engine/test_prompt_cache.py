@@ -30,13 +30,6 @@ from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
 
 Factory = Callable[..., Any]
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-SECTIONS_AFTER_CONVERSATION = (
-    "\n\nRecent cards",
-    "\n\nPeople in this conversation",
-    "\n\nWhat you remember",
-    "\n\nEarlier in this utterance",
-    "\n\nTranscript language",
-)
 
 
 def frame(text: str, event_id: str, *, final: bool = True) -> str:
@@ -54,8 +47,14 @@ def stable_part(prompt: str) -> str:
     head, user, content = prompt.partition("<user>")
     if not content.startswith("Earlier conversation"):
         return head + user
-    cut = min(i for s in SECTIONS_AFTER_CONVERSATION if (i := prompt.find(s)) >= 0)
-    return prompt[:cut]
+    return head + user + content.split("\n\n", 1)[0]
+
+
+def common_prefix(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` share from their start."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
 
 
 def line(number: int, words: int = 12) -> ContextLine:
@@ -72,11 +71,17 @@ async def test_continuous_speech_prompts_share_their_prefix_with_the_previous_ca
     harness: EngineHarness = await engine_factory(
         partial_insight_debounce_ms=0,
         partial_insight_interval_ms=100,
-        memory_learning_turns=0,
+        memory_learning_turns=3,
     )
-    fake_ollama.default_reply = FakeReply(
-        content={"intervene": False, "intent": "context", "confidence": 0.0, "card": ""},
-    )
+
+    def model(body: dict[str, Any]) -> FakeReply:
+        if "facts" in body["format"].get("properties", {}):
+            return FakeReply(content={"facts": []})
+        return FakeReply(
+            content={"intervene": False, "intent": "context", "confidence": 0.0, "card": ""}
+        )
+
+    fake_ollama.handler = model
     await harness.engine.memory.remember("c1", "preference", "Marie takes the train to Lyon")
     socket = await harness.connect()
     sentences = [
@@ -95,21 +100,23 @@ async def test_continuous_speech_prompts_share_their_prefix_with_the_previous_ca
         await socket.text(frame(sentence, f"e{number}"))
         await asyncio.sleep(0.15)
     await asyncio.sleep(0.3)
+    await harness.engine.memory.settle()
 
-    prompts = [
-        rendered(body)
-        for body in fake_ollama.requests
-        if body["messages"][0]["content"].startswith("You are HomeBuddy")
-    ]
+    calls = [rendered(body) for body in fake_ollama.requests]
+    learning = [i for i, body in enumerate(fake_ollama.requests) if "facts" in str(body["format"])]
+    prompts = [calls[i] for i in range(len(calls)) if i not in learning]
     sources = "".join(last_user_prompt(body) for body in fake_ollama.requests)
     assert len(prompts) >= len(sentences) + 2
+    assert len(learning) >= 2
     assert "still being spoken" in sources and "NEWEST utterance (final)" in sources
-    shared = total = 0
     for previous, current in itertools.pairwise(prompts):
         assert current.startswith(stable_part(previous))
-        common = len(stable_part(previous))
-        shared, total = shared + common, total + len(current)
-    assert shared / total >= 0.8
+    for index in learning:  # learning asks after the same instructions and conversation
+        assert calls[index].startswith(stable_part(calls[index - 1]))
+        assert "You learn what a personal assistant should remember" in calls[index]
+    # One cache slot: over all calls, most of each prompt is the previous call's prefix.
+    shared = sum(common_prefix(a, b) for a, b in itertools.pairwise(calls))
+    assert shared / sum(len(call) for call in calls[1:]) >= 0.8
     # The conversation is in append order: the first utterance before the last.
     last = prompts[-1]
     assert last.index("spring holidays") < last.index("arrives before eleven")

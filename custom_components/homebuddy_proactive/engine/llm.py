@@ -46,6 +46,26 @@ def estimate_prompt_tokens(messages: Sequence[Mapping[str, str]]) -> int:
     )
 
 
+def after_prefix(
+    prefix: Sequence[Mapping[str, str]], messages: Sequence[Mapping[str, str]]
+) -> list[dict[str, str]]:
+    """A task asked after a shared prefix (a system message, then the start of a user one).
+
+    The model server keeps one prompt in its KV cache: a task that starts with the prefix the
+    other calls of a session start with (instructions, conversation) costs only its own end.
+    The task's messages, its own instructions included, become the end of the user message.
+    """
+    if len(prefix) != 2:
+        return [dict(message) for message in messages]
+    system, user = prefix
+    task = "\n\n".join(message.get("content", "") for message in messages)
+    head = user.get("content", "")
+    return [
+        dict(system),
+        {"role": "user", "content": f"{head}\n\n{task}" if head else task},
+    ]
+
+
 def context_size(tokens: int) -> int:
     """The num_ctx that holds ``tokens``: rounded up to a whole :data:`CONTEXT_STEP`."""
     return max(CONTEXT_STEP, -(-tokens // CONTEXT_STEP) * CONTEXT_STEP)

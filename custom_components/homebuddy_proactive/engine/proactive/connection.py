@@ -17,7 +17,7 @@ import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from ..config import EngineConfig
@@ -47,7 +47,7 @@ from .protocol import (
     error_frame,
     parse_frame,
 )
-from .session import AskedQuestion, ContextLine, SessionState, SpeechStream, Utterance
+from .session import AskedQuestion, SessionState, SpeechStream, Utterance
 from .verification import answers_question, check_answer, verification_task
 
 if TYPE_CHECKING:
@@ -525,8 +525,8 @@ class Connection:
         request = EvaluationRequest(
             newest=job.utterance.text,
             language=question.language,
-            context=self._context(engine.clock(), job.utterance.event_id),
-            recent_cards=self._cards(),
+            context=self.session.context_lines(engine.clock(), job.utterance.event_id),
+            recent_cards=self.session.card_lines(),
             window=self.session.prompt_window,
             task=verification_task(
                 question.text,
@@ -580,7 +580,7 @@ class Connection:
     ) -> tuple[EvaluationRequest, tuple[int, ...]]:
         engine, session = self.engine, self.session
         # Read before retrieval awaits: a final arriving meanwhile is not this call's context.
-        context = self._context(engine.clock(), exclude_event)
+        context = session.context_lines(engine.clock(), exclude_event)
         memories = await engine.memory.retrieve(
             self.client_id, newest, self.config.memory_result_limit
         )
@@ -590,30 +590,13 @@ class Connection:
             context=context,
             memories=[f"[{m.kind}] {m.content}" for m in memories],
             people=dict(session.people),
-            recent_cards=self._cards(),
+            recent_cards=self.session.card_lines(),
             source=source,
             answer_question=answer_question,
             earlier_in_utterance=earlier,
             window=session.prompt_window,
         )
         return request, tuple(m.ref for m in memories)
-
-    def _context(self, now: datetime, exclude_event: str | None) -> list[ContextLine]:
-        """The session's conversation for a prompt, oldest first, without ``exclude_event``."""
-        return [
-            ContextLine(
-                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
-            )
-            for u in self.session.buffer.items(now)
-            if u.event_id != exclude_event
-        ]
-
-    def _cards(self) -> list[ContextLine]:
-        """The cards this session was shown, oldest first, for a prompt."""
-        return [
-            ContextLine(event_id=card.intent, text=card.text, at=card.created_at)
-            for card in self.session.recent_cards
-        ]
 
     # -- partials ----------------------------------------------------------------------------
 

@@ -198,6 +198,29 @@ def _with_cards(
     return merged, earlier
 
 
+def _conversation(shown: Sequence[ContextLine]) -> str:
+    return CONVERSATION_LABEL + "\n" + "\n".join(line.text for line in shown)
+
+
+def prefix_messages(
+    context: Sequence[ContextLine],
+    cards: Sequence[ContextLine],
+    window: PromptWindow,
+    config: EngineConfig,
+) -> list[dict[str, str]]:
+    """The start every call of a session shares: the instructions, then its conversation.
+
+    Other tasks (memory learning) are asked after it (:func:`..llm.after_prefix`), so the
+    model server's one KV-cache slot keeps what the detector's next call needs.
+    """
+    merged, _ = _with_cards(context, cards)
+    shown = window.select(merged, lambda lines: True)
+    return [
+        {"role": "system", "content": instructions(config)},
+        {"role": "user", "content": _conversation(shown) if shown else ""},
+    ]
+
+
 def _card_text(line: ContextLine) -> str:
     prefix = f"{CARD_SPEAKER}: "
     return line.text[len(prefix) :] if line.text.startswith(prefix) else line.text
@@ -242,7 +265,7 @@ def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dic
     tokens(shown)  # lists the cards of what is not shown
     parts = tail.sections()
     if shown:
-        parts.insert(0, CONVERSATION_LABEL + "\n" + "\n".join(line.text for line in shown))
+        parts.insert(0, _conversation(shown))
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": "\n\n".join(parts)},

@@ -153,6 +153,23 @@ class SessionState:
         # The newest question final: a short reply to it is an answer to verify.
         self.last_question: AskedQuestion | None = None
 
+    def context_lines(self, now: datetime, exclude_event: str | None = None) -> list[ContextLine]:
+        """The conversation for a prompt, oldest first, without ``exclude_event``."""
+        return [
+            ContextLine(
+                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
+            )
+            for u in self.buffer.items(now)
+            if u.event_id != exclude_event
+        ]
+
+    def card_lines(self) -> list[ContextLine]:
+        """The cards this session was shown, oldest first, for a prompt."""
+        return [
+            ContextLine(event_id=card.intent, text=card.text, at=card.created_at)
+            for card in self.recent_cards
+        ]
+
     def in_cooldown(self, now: datetime, seconds: float) -> bool:
         """Whether a low-priority card shown less than ``seconds`` ago blocks another."""
         if not self.recent_cards:
