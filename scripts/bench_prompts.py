@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -82,13 +83,20 @@ def common_prefix(a: str, b: str) -> int:
     return low
 
 
-def main_kind(prompts: list[str]) -> list[str]:
-    """The calls of the most frequent kind (their first 80 characters): the detector's."""
-    kinds = Counter(prompt[:80] for prompt in prompts)
+def kind_of(body: dict[str, Any]) -> str:
+    """A call's kind: its first 80 characters and the fields its JSON schema asks for."""
+    schema = body.get("format")
+    fields = sorted(schema.get("properties", {})) if isinstance(schema, dict) else [schema]
+    return rendered(body)[:80] + repr(fields)
+
+
+def main_kind(bodies: list[dict[str, Any]]) -> list[str]:
+    """The prompts of the most frequent kind of call: the detector's."""
+    kinds = Counter(kind_of(body) for body in bodies)
     if not kinds:
         return []
     kind = kinds.most_common(1)[0][0]
-    return [prompt for prompt in prompts if prompt[:80] == kind]
+    return [rendered(body) for body in bodies if kind_of(body) == kind]
 
 
 def prompt_figures(prompts: list[str], minutes: float) -> dict[str, float]:
@@ -107,6 +115,7 @@ def prompt_figures(prompts: list[str], minutes: float) -> dict[str, float]:
         "shared": shared / total if total else float("nan"),
         "uncached": uncached / calls if calls else float("nan"),
         "calls_per_min": calls / minutes if minutes else float("nan"),
+        "uncached_per_min": uncached / minutes if minutes else float("nan"),
         "chars": total / calls if calls else float("nan"),
     }
 
@@ -144,10 +153,11 @@ async def run(args: argparse.Namespace) -> int:
                             word_seconds=args.word_seconds,
                             settle_seconds=args.settle_seconds,
                         )
-                        calls = [rendered(b) for at, b in recorded if at <= played.ended]
+                        bodies = [b for at, b in recorded if at <= played.ended]
+                        calls = [rendered(b) for b in bodies]
                         minutes = (played.ended - played.started) / 60
                         result = prompt_figures(calls, minutes)
-                        main = main_kind(calls)
+                        main = main_kind(bodies)
                         lane = prompt_figures(main, minutes)
                         result["lane_shared"] = lane["shared"]
                         result["lane_uncached"] = lane["uncached"]
@@ -177,6 +187,7 @@ def table(figures: dict[str, list[dict[str, float]]]) -> None:
     rows = (
         ("prompt shared with the previous call", "shared", "{:.1%}"),
         ("uncached characters per call", "uncached", "{:.0f}"),
+        ("uncached characters per minute", "uncached_per_min", "{:.0f}"),
         ("model calls per minute of speech", "calls_per_min", "{:.1f}"),
         ("prompt characters per call", "chars", "{:.0f}"),
         ("detector calls: share of all calls", "lane_share", "{:.0%}"),
@@ -206,6 +217,12 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    """SIGTERM is handled like Ctrl-C: the servers are stopped on the way out."""
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
     os.chdir(ROOT)
+    signal.signal(signal.SIGTERM, _interrupt)
     sys.exit(asyncio.run(run(parse_args())))
