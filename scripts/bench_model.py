@@ -508,6 +508,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--versus-peer", action="store_true", help="ours and the peer")
     parser.add_argument("--rounds", type=int, default=2, help="--versus-peer: rounds per server")
     parser.add_argument("--word-seconds", type=float, default=0.4, help="--versus-peer")
+    parser.add_argument(
+        "--model-timeout", type=float, default=300, help="--versus-peer: OLLAMA_TIMEOUT_SECONDS"
+    )
     return parser.parse_args()
 
 
@@ -688,7 +691,11 @@ def versus_peer(
     shim_url = start_shim(args, workdir, processes)
     spoken = speech(files)
     questions = sum(s.question for s in spoken)
-    servers = {kind: Server(kind, shim_url, MODEL_NAME, workdir) for kind in ("ours", "peer")}
+    # Both wait as long for the model (a 135M model on a busy 2-core machine can be slow).
+    wait = {"OLLAMA_TIMEOUT_SECONDS": str(int(args.model_timeout))}
+    servers = {
+        kind: Server(kind, shim_url, MODEL_NAME, workdir, env=wait) for kind in ("ours", "peer")
+    }
     rounds: dict[str, list[dict[str, float]]] = {"ours": [], "peer": []}
     log(
         f"{len(spoken)} finals ({questions} questions), a partial per word every "
@@ -711,6 +718,10 @@ def versus_peer(
                     )
                 )
                 after = http_json(f"{shim_url}/bench/stats")[1]
+                drain = time.monotonic() + args.model_timeout
+                while after["in_flight"] and time.monotonic() < drain:  # calls still running
+                    time.sleep(1)
+                    after = http_json(f"{shim_url}/bench/stats")[1]
                 evaluated = after["evaluated_tokens"][len(before["evaluated_tokens"]) :]
                 prompt = after["prompt_tokens"][len(before["prompt_tokens"]) :]
                 waits = played.times_to_card()

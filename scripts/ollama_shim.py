@@ -113,6 +113,7 @@ class Stats:
     empty_card_intervene: int = 0
     grammar_fallbacks: int = 0
     failures: int = 0
+    abandoned: int = 0
     in_flight: int = 0
     seconds: list[float] = field(default_factory=list)
     prompt_tokens: list[int] = field(default_factory=list)
@@ -224,6 +225,11 @@ class Shim:
         started = time.monotonic()
         try:
             async with self.lock:
+                if request.transport is None or request.transport.is_closing():
+                    # The caller gave up while it waited (its timeout): not evaluated, as
+                    # Ollama drops a cancelled request instead of running it for nobody.
+                    self.stats.abandoned += 1
+                    return web.json_response({"error": "client went away"}, status=499)
                 result = await asyncio.get_running_loop().run_in_executor(
                     None, self._complete, kwargs
                 )
