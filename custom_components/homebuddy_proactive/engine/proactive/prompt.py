@@ -13,6 +13,10 @@ the conversation shown, the people heard, the memories retrieved for this moment
 already handled, the transcript language, the newest utterance and the question put to the
 model.
 
+The other calls of a live session start the same way and ask their own task at the end: the
+answer check (``EvaluationRequest.task``) and memory learning (:func:`prefix_messages`, through
+``llm.after_prefix``), so one KV-cache slot keeps what the next detector call needs.
+
 Every prompt fits :attr:`EngineConfig.prompt_token_budget` estimated tokens
 (:func:`..llm.estimate_tokens`, one token per three UTF-8 bytes, which counts high). The oldest
 conversation goes first, half of it at a time so the prefix stays stable for many calls
