@@ -22,11 +22,26 @@ Ctrl-C. Usage (from the repository root)::
     .venv/bin/python scripts/bench_model.py simulator-input/default.txt --mode hybrid
     .venv/bin/python scripts/bench_model.py --setup-only          # just build the bench venv
 
+``--versus-peer`` runs instead the side-by-side of issue 14: ours and the peer
+(``/work/shared/peer/ProactiveAI``, see ``scripts/bench_speech.py``) against the same shim, in
+interleaved rounds (``--rounds``), each playing the same continuous speech (partials word by
+word every ``--word-seconds``, finals, the next utterance at once; default conversations
+``default.txt`` and ``technical-terms.txt``). Per server it reports the prompt tokens llama.cpp
+actually evaluated per call (after reusing the prefix its one context already held) and the
+prompt tokens per call, from the shim's counters, and time-to-card p50/p95 of the questions
+(question final sent → its insight), with the ratios ours/peer::
+
+    .venv/bin/python scripts/bench_model.py --versus-peer
+
 Options: ``--mode`` (DETECTOR_MODE, default conversate), ``--timeout`` (seconds to wait for an
 insight, default 60), ``--threads`` (llama.cpp threads, default 2), ``--ctx`` (context, default
 4096), ``--keep-logs`` (keep the temp dir with the server and shim logs). The first setup builds
 llama.cpp (about 4.5 minutes on 2 cores) and prints how long it took. This is a benchmark, not a
 test: its exit status is 0 when it ran, whatever the figures.
+
+Longer than 600 lines: one script owns the bench venv, the processes and both benchmarks (the
+simulator run and the side-by-side with the peer), so ``scripts/develop`` and the README point
+at one command.
 """
 
 from __future__ import annotations
@@ -68,6 +83,7 @@ LLAMA_CMAKE_ARGS: Final = (
 )
 
 sys.path.insert(0, str(SCRIPTS))
+from bench_speech import Server, percentile, play, speech  # noqa: E402
 from simulator import Send, Wait, parse_script  # noqa: E402
 
 
@@ -489,6 +505,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--ctx", type=int, default=4096)
     parser.add_argument("--keep-logs", action="store_true")
     parser.add_argument("--setup-only", action="store_true")
+    parser.add_argument("--versus-peer", action="store_true", help="ours and the peer")
+    parser.add_argument("--rounds", type=int, default=2, help="--versus-peer: rounds per server")
+    parser.add_argument("--word-seconds", type=float, default=0.4, help="--versus-peer")
+    parser.add_argument(
+        "--model-timeout", type=float, default=300, help="--versus-peer: OLLAMA_TIMEOUT_SECONDS"
+    )
     return parser.parse_args()
 
 
@@ -503,12 +525,19 @@ def main() -> int:
     setup_venv()
     if args.setup_only:
         return 0
+    if args.versus_peer:
+        args.files = args.files or [
+            ROOT / "simulator-input" / "default.txt",
+            ROOT / "simulator-input" / "technical-terms.txt",
+        ]
     files = args.files or sorted(p for p in (ROOT / "simulator-input").iterdir() if p.is_file())
     workdir = Path(tempfile.mkdtemp(prefix="bench-model-"))
     processes = Processes()
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, _interrupt)
     try:
+        if args.versus_peer:
+            return versus_peer(args, files, workdir, processes)
         return run_bench(args, files, workdir, processes)
     except KeyboardInterrupt:
         log("interrupted")
@@ -639,6 +668,94 @@ def run_bench(
         f"expectations held: {totals['passed']}/{totals['expectations']}; "
         f"total {time.monotonic() - started:.0f} s"
     )
+    return 0
+
+
+def start_shim(args: argparse.Namespace, workdir: Path, processes: Processes) -> str:
+    """Start the shim; return its URL once it answers."""
+    shim_port = free_port()
+    shim_url = f"http://127.0.0.1:{shim_port}"
+    started = time.monotonic()
+    argv = [str(BENCH_PYTHON), str(SCRIPTS / "ollama_shim.py"), "--port", str(shim_port)]
+    argv += ["--name", MODEL_NAME, "--threads", str(args.threads), "--ctx", str(args.ctx)]
+    processes.start("shim", argv, dict(os.environ), workdir / "shim.log")
+    wait_for("shim", lambda: http_json(f"{shim_url}/api/version")[0] == 200, 120, processes)
+    log(f"shim up on {shim_url} in {time.monotonic() - started:.1f} s")
+    return shim_url
+
+
+def versus_peer(
+    args: argparse.Namespace, files: list[Path], workdir: Path, processes: Processes
+) -> int:
+    """Ours and the peer on the same shim and speech, interleaved rounds, medians, ratios."""
+    shim_url = start_shim(args, workdir, processes)
+    spoken = speech(files)
+    questions = sum(s.question for s in spoken)
+    # Both wait as long for the model (a 135M model on a busy 2-core machine can be slow).
+    wait = {"OLLAMA_TIMEOUT_SECONDS": str(int(args.model_timeout))}
+    servers = {
+        kind: Server(kind, shim_url, MODEL_NAME, workdir, env=wait) for kind in ("ours", "peer")
+    }
+    rounds: dict[str, list[dict[str, float]]] = {"ours": [], "peer": []}
+    log(
+        f"{len(spoken)} finals ({questions} questions), a partial per word every "
+        f"{args.word_seconds:.2f} s; model {MODEL_NAME} through the shim, one context"
+    )
+    try:
+        for server in servers.values():
+            server.start()
+        for number in range(1, args.rounds + 1):
+            for kind, server in servers.items():
+                # Each round starts from a context the other server left: cold for both.
+                before = http_json(f"{shim_url}/bench/stats")[1]
+                played = asyncio.run(
+                    play(
+                        server,
+                        spoken,
+                        word_seconds=args.word_seconds,
+                        settle_seconds=args.timeout,
+                        until_answered=True,
+                    )
+                )
+                after = http_json(f"{shim_url}/bench/stats")[1]
+                drain = time.monotonic() + args.model_timeout
+                while after["in_flight"] and time.monotonic() < drain:  # calls still running
+                    time.sleep(1)
+                    after = http_json(f"{shim_url}/bench/stats")[1]
+                evaluated = after["evaluated_tokens"][len(before["evaluated_tokens"]) :]
+                prompt = after["prompt_tokens"][len(before["prompt_tokens"]) :]
+                waits = played.times_to_card()
+                result = {
+                    "calls": len(evaluated),
+                    "evaluated": statistics.mean(evaluated) if evaluated else float("nan"),
+                    "prompt": statistics.mean(prompt) if prompt else float("nan"),
+                    "p50": percentile(waits, 0.5),
+                    "p95": percentile(waits, 0.95),
+                    "answered": len(waits),
+                }
+                rounds[kind].append(result)
+                log(
+                    f"round {number} {kind}: {result['calls']} calls, evaluated "
+                    f"{result['evaluated']:.0f} of {result['prompt']:.0f} prompt tokens/call, "
+                    f"time-to-card p50 {result['p50']:.2f} s p95 {result['p95']:.2f} s "
+                    f"({len(waits)}/{questions} questions answered)"
+                )
+    finally:
+        for server in servers.values():
+            server.stop()
+    rows = (
+        ("prompt tokens evaluated per call", "evaluated", "{:.0f}"),
+        ("prompt tokens per call", "prompt", "{:.0f}"),
+        ("question time-to-card p50 (s)", "p50", "{:.2f}"),
+        ("question time-to-card p95 (s)", "p95", "{:.2f}"),
+        ("model calls per round", "calls", "{:.0f}"),
+    )
+    log(f"\n{'medians of ' + str(args.rounds) + ' rounds':<36} {'peer':>9} {'ours':>9}")
+    for label, key, shape in rows:
+        peer = statistics.median(r[key] for r in rounds["peer"])
+        ours = statistics.median(r[key] for r in rounds["ours"])
+        ratio = ours / peer if peer else float("nan")
+        log(f"{label:<36} {shape.format(peer):>9} {shape.format(ours):>9}   ×{ratio:.2f}")
     return 0
 
 

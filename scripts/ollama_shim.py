@@ -26,7 +26,12 @@ serves it as the embedding model ``--embed-name`` (``multilingual-e5-small`` unl
   answer is sent as one chunk plus the final one); ``think`` and ``keep_alive`` are accepted and
   ignored;
 - ``GET /bench/stats``: counters for benchmarks (calls, schema-valid answers, answers cut by
-  ``num_predict``, empty ``card`` fields, latencies, whether a call is running now).
+  ``num_predict``, empty ``card`` fields, latencies, whether a call is running now, and per call
+  the prompt tokens and the prompt tokens llama.cpp actually evaluated: ``Llama`` keeps the
+  tokens it evaluated last and reuses the longest prefix a new prompt shares with them, so only
+  the rest costs time; ``prompt_eval_count`` of the answer is that count too, as Ollama's is).
+
+One KV-cache slot, as on a Pi: ``num_ctx`` is not per call (the context is ``--ctx``).
 
 One llama call runs at a time (a lock), in a thread executor, so the event loop stays free.
 """
@@ -116,9 +121,11 @@ class Stats:
     empty_card_intervene: int = 0
     grammar_fallbacks: int = 0
     failures: int = 0
+    abandoned: int = 0
     in_flight: int = 0
     seconds: list[float] = field(default_factory=list)
     prompt_tokens: list[int] = field(default_factory=list)
+    evaluated_tokens: list[int] = field(default_factory=list)
     completion_tokens: list[int] = field(default_factory=list)
     invalid_reasons: dict[str, int] = field(default_factory=dict)
     invalid_samples: list[str] = field(default_factory=list)
@@ -356,6 +363,11 @@ class Shim:
         started = time.monotonic()
         try:
             async with self.lock:
+                if request.transport is None or request.transport.is_closing():
+                    # The caller gave up while it waited (its timeout): not evaluated, as
+                    # Ollama drops a cancelled request instead of running it for nobody.
+                    self.stats.abandoned += 1
+                    return web.json_response({"error": "client went away"}, status=499)
                 result = await asyncio.get_running_loop().run_in_executor(
                     None, self._complete, kwargs
                 )
@@ -369,7 +381,9 @@ class Shim:
         content = result["choices"][0]["message"].get("content") or ""
         finish = result["choices"][0].get("finish_reason") or "stop"
         usage = result.get("usage") or {}
+        evaluated = int(result.get("evaluated_tokens", usage.get("prompt_tokens", 0)))
         self._account(fmt, content, finish, usage, elapsed)
+        self.stats.evaluated_tokens.append(evaluated)
         done_reason = "length" if finish == "length" else "stop"
         answer = {
             "model": model,
@@ -379,7 +393,7 @@ class Shim:
             "done_reason": done_reason,
             "total_duration": int(elapsed * 1e9),
             "load_duration": 0,
-            "prompt_eval_count": usage.get("prompt_tokens", 0),
+            "prompt_eval_count": evaluated,
             "prompt_eval_duration": 0,
             "eval_count": usage.get("completion_tokens", 0),
             "eval_duration": int(elapsed * 1e9),
@@ -401,6 +415,22 @@ class Shim:
         return response
 
     def _complete(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        # What the context held before: llama.cpp reuses its longest common prefix.
+        held = self.llama.input_ids[: self.llama.n_tokens].tolist()
+        result = self._create(kwargs)
+        prompt_tokens = int((result.get("usage") or {}).get("prompt_tokens", 0))
+        prompt = self.llama.input_ids[:prompt_tokens].tolist()
+        common = 0
+        for a, b in zip(held, prompt, strict=False):
+            if a != b:
+                break
+            common += 1
+        # As Llama.generate (0.3.36): a prompt held whole replays its last token.
+        reused = common - 1 if common == len(prompt) and common > 0 else common
+        result["evaluated_tokens"] = max(0, prompt_tokens - reused)
+        return result
+
+    def _create(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         try:
             result: dict[str, Any] = self.llama.create_chat_completion(**kwargs)
         except (ValueError, RuntimeError) as err:

@@ -38,6 +38,7 @@ from .engine.config import ConfigError, EngineConfig
 from .engine.llm import ModelUnavailableError, OllamaModel
 from .engine.memory import MAINTENANCE_INTERVAL
 from .engine.proactive.engine import Insight, ProactiveEngine
+from .engine.proactive.prompt import model_context_tokens
 from .engine.storage import ProactiveStore, SessionSummaryRecord, StoreError
 from .engine.text import warm_up
 from .llm_api import LLM_API_ID, LLM_API_NAME, HomeBuddyMemoryAPI
@@ -169,6 +170,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
         config.ollama_model,
         timeout=config.ollama_timeout_seconds,
         verify=get_default_context(),
+        context_tokens=model_context_tokens(config),
+        keep_alive=config.ollama_keep_alive,
     )
     with contextlib.suppress(ModelUnavailableError):
         await model.list_models()  # records reachable or unreachable; either way setup goes on

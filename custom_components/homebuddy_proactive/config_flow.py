@@ -110,6 +110,7 @@ UNITS: Final[dict[str, str]] = {
     "partial_insight_cooldown_seconds": "s",
     "transcript_window_seconds": "s",
     "ollama_timeout_seconds": "s",
+    "ollama_keep_alive_minutes": "min",
     "partial_insight_debounce_ms": "ms",
     "partial_insight_interval_ms": "ms",
 }
@@ -323,6 +324,8 @@ OPTION_SECTIONS: Final[tuple[OptionSection, ...]] = (
             "partial_insight_debounce_ms",
             "partial_insight_interval_ms",
             "ollama_timeout_seconds",
+            "ollama_keep_alive_minutes",
+            "prompt_token_budget",
         ),
         collapsed=True,
     ),

@@ -17,6 +17,7 @@ from custom_components.homebuddy_proactive.engine.proactive.engine import (
     Connection,
     ProactiveEngine,
 )
+from custom_components.homebuddy_proactive.engine.proactive.prompt import model_context_tokens
 from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
 from tests.fake_ollama import FakeOllama
 
@@ -94,7 +95,11 @@ async def engine_factory(
         ).with_tuning(overrides)
         store = await ProactiveStore.open(tmp_path / f"engine{len(made)}.db")
         model = OllamaModel(
-            fake_ollama.url, config.ollama_model, timeout=config.ollama_timeout_seconds
+            fake_ollama.url,
+            config.ollama_model,
+            timeout=config.ollama_timeout_seconds,
+            context_tokens=model_context_tokens(config),
+            keep_alive=config.ollama_keep_alive,
         )
         harness = EngineHarness(ProactiveEngine(config, store, model), store, model)
         made.append(harness)

@@ -86,7 +86,10 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
     assert "Marie prefers answers in metric units" in prompt
     assert "Dr Papadopoulos" in prompt
     assert "Vincent (role stated): ran the technical interview" in prompt
-    assert "Recent cards (do not repeat):\n- Vincent ran your technical interview." in prompt
+    # The card shown after e1 sits in the conversation, in its place (a stable prefix).
+    assert (
+        "Vincent ran my technical interview yesterday.\nHomeBuddy card: Vincent ran your" in prompt
+    )
     first_prompt = last_user_prompt(fake_ollama.requests[0])
     assert "Transcript language: fr (French)" in first_prompt
     body = fake_ollama.requests[0]
@@ -94,7 +97,8 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
     assert "minLength" not in body["format"]["properties"]["card"]
     # Answering a question: the card may not be empty.
     assert fake_ollama.requests[-1]["format"]["properties"]["card"]["minLength"] == 1
-    assert body["keep_alive"] == "30m"
+    assert body["keep_alive"] == -1  # the default keeps the model loaded
+    assert body["options"]["num_ctx"] == 4096  # the prompt budget plus the largest answer
     assert body["think"] is False
     assert "definition" in body["format"]["properties"]["intent"]["enum"]
 

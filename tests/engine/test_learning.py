@@ -54,8 +54,12 @@ def kind_of(body: dict[str, Any]) -> str:
 
 
 def prompt_of(body: dict[str, Any]) -> str:
-    """The user message of a request (the turns, or the facts and candidates)."""
-    return str(body["messages"][-1]["content"])
+    """The task of a request (the turns, or the facts and candidates), after the conversation
+    its prompt starts with when the client's session is live (the model server's cache)."""
+    content = str(body["messages"][-1]["content"])
+    if content.startswith("Earlier conversation (context only):"):
+        return content.split("\n\n", 1)[1]
+    return content
 
 
 def fact(

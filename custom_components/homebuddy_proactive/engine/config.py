@@ -154,6 +154,20 @@ TUNING_SETTINGS: Final[tuple[TuningSetting, ...]] = (
         minimum=1,
         maximum=600,
     ),
+    TuningSetting(
+        key="prompt_token_budget",
+        env="PROMPT_TOKEN_BUDGET",
+        default=3072,
+        minimum=1024,
+        maximum=32768,
+    ),
+    TuningSetting(
+        key="ollama_keep_alive_minutes",
+        env="OLLAMA_KEEP_ALIVE_MINUTES",
+        default=-1,
+        minimum=-1,
+        maximum=1440,
+    ),
 )
 TUNING_BY_KEY: Final = {setting.key: setting for setting in TUNING_SETTINGS}
 
@@ -189,6 +203,16 @@ class EngineConfig:
     ollama_timeout_seconds: float = _default("ollama_timeout_seconds")
     # The Ollama model whose vectors memory search adds to BM25 ("" for none: BM25 alone).
     embedding_model: str = ""
+    # Estimated tokens a prompt may take (see proactive.prompt); Ollama's num_ctx follows.
+    prompt_token_budget: int = _default("prompt_token_budget")
+    # How long Ollama keeps the model loaded after a call; -1: always (0 unloads at once).
+    ollama_keep_alive_minutes: int = _default("ollama_keep_alive_minutes")
+
+    @property
+    def ollama_keep_alive(self) -> str | int:
+        """Ollama's ``keep_alive``: -1 keeps the model loaded, otherwise a duration."""
+        minutes = self.ollama_keep_alive_minutes
+        return -1 if minutes < 0 else f"{minutes}m"
 
     @property
     def partial_insights(self) -> bool:

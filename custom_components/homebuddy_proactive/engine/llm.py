@@ -36,10 +36,59 @@ LOGGER = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
-KEEP_ALIVE: Final = "30m"
 # How many recent answers the answer-time estimate reads (a median: one slow cold load or
 # one queued call does not swing it).
 ANSWER_TIME_SAMPLES: Final = 8
+# Ollama's keep_alive when the host says nothing: the model stays loaded.
+KEEP_ALIVE: Final = -1
+# Ollama's num_ctx when the host says nothing, and the step a larger one is rounded up to.
+CONTEXT_TOKENS: Final = 4096
+CONTEXT_STEP: Final = 1024
+# Template tokens a chat message costs beyond its content (role markers), estimated high.
+MESSAGE_OVERHEAD_TOKENS: Final = 8
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token count without a tokenizer: one token per three UTF-8 bytes.
+
+    Byte-level BPE tokenizers (Llama, Qwen, Gemma, SmolLM) average about four characters per
+    token in English and two to three bytes per token in Greek or CJK text, so this counts high
+    for every script; it costs one ``encode``, no model files.
+    """
+    return -(-len(text.encode("utf-8", "surrogatepass")) // 3)
+
+
+def estimate_prompt_tokens(messages: Sequence[Mapping[str, str]]) -> int:
+    """:func:`estimate_tokens` of a chat request, with each message's template overhead."""
+    return sum(
+        estimate_tokens(message.get("content", "")) + MESSAGE_OVERHEAD_TOKENS
+        for message in messages
+    )
+
+
+def after_prefix(
+    prefix: Sequence[Mapping[str, str]], messages: Sequence[Mapping[str, str]]
+) -> list[dict[str, str]]:
+    """A task asked after a shared prefix (a system message, then the start of a user one).
+
+    The model server keeps one prompt in its KV cache: a task that starts with the prefix the
+    other calls of a session start with (instructions, conversation) costs only its own end.
+    The task's messages, its own instructions included, become the end of the user message.
+    """
+    if len(prefix) != 2:
+        return [dict(message) for message in messages]
+    system, user = prefix
+    task = "\n\n".join(message.get("content", "") for message in messages)
+    head = user.get("content", "")
+    return [
+        dict(system),
+        {"role": "user", "content": f"{head}\n\n{task}" if head else task},
+    ]
+
+
+def context_size(tokens: int) -> int:
+    """The num_ctx that holds ``tokens``: rounded up to a whole :data:`CONTEXT_STEP`."""
+    return max(CONTEXT_STEP, -(-tokens // CONTEXT_STEP) * CONTEXT_STEP)
 
 
 class ModelError(Exception):
@@ -164,11 +213,20 @@ class OllamaModel:
         *,
         timeout: float,
         verify: ssl.SSLContext | bool = True,
+        context_tokens: int = CONTEXT_TOKENS,
+        keep_alive: str | int = KEEP_ALIVE,
     ) -> None:
-        """Create the client; nothing is sent until the first call."""
+        """Create the client; nothing is sent until the first call.
+
+        ``context_tokens`` is the num_ctx every call sends (one value for all prompts: Ollama
+        reloads the model when it changes); a call whose prompt and answer would not fit gets
+        a larger one rather than being truncated silently.
+        """
         self.base_url = base_url
         self.model = model
         self.timeout = timeout
+        self.context_tokens = context_tokens
+        self.keep_alive = keep_alive
         self.stats = ModelStats()
         self.answer_time = AnswerTime()
         self.turns = ModelTurns()
@@ -216,7 +274,12 @@ class OllamaModel:
             # reachable, so its status is left as it is.
             self.stats.last_error = "no model chosen"
             raise ModelUnavailableError("no model chosen")
-        options = {"temperature": temperature, "num_predict": max_tokens}
+        needed = estimate_prompt_tokens(messages) + max_tokens
+        options = {
+            "temperature": temperature,
+            "num_predict": max_tokens,
+            "num_ctx": max(self.context_tokens, context_size(needed)),
+        }
         asked_at = time.monotonic()
         try:
             response = await self._chat(messages, schema, options)
@@ -317,7 +380,7 @@ class OllamaModel:
                 messages=list(messages),
                 format=dict(schema),
                 options=dict(options),
-                keep_alive=KEEP_ALIVE,
+                keep_alive=self.keep_alive,
                 think=False if self._think_supported else None,
                 stream=False,
             ),

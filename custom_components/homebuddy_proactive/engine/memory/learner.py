@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from ..llm import ModelError, ModelPreemptedError, OllamaModel
+from ..llm import ModelError, ModelPreemptedError, OllamaModel, after_prefix
 from ..storage.memories import MemoryRecord
 from .history import ACTION_ADDED, ACTION_SUPERSEDED, ACTION_UPDATED
 from .learning import (
@@ -80,6 +80,8 @@ class Learner:
         self.spawn = spawn
         self.every_turns = every_turns
         self.model: OllamaModel | None = None
+        # The prompt start a client's other model calls share (see llm.after_prefix), if any.
+        self.prefix: Callable[[str], Sequence[Mapping[str, str]]] | None = None
         self._pending: dict[str, deque[HeardTurn]] = {}
         self._running: set[str] = set()
         self._again: set[str] = set()
@@ -150,7 +152,7 @@ class Learner:
         data = await model.turns.background(
             functools.partial(
                 model.chat_json,
-                extraction_messages(turns, language),
+                self._after_prefix(client_id, extraction_messages(turns, language)),
                 extraction_schema(),
                 max_tokens=LEARNING_MAX_TOKENS,
             )
@@ -169,7 +171,7 @@ class Learner:
             answer = await model.turns.background(
                 functools.partial(
                     model.chat_json,
-                    decision_messages(facts, candidates),
+                    self._after_prefix(client_id, decision_messages(facts, candidates)),
                     decision_schema(),
                     max_tokens=LEARNING_MAX_TOKENS,
                 )
@@ -178,6 +180,11 @@ class Learner:
         for decision in decisions:
             await self.apply(client_id, decision)
         return decisions
+
+    def _after_prefix(
+        self, client_id: str, messages: Sequence[Mapping[str, str]]
+    ) -> Sequence[Mapping[str, str]]:
+        return after_prefix(self.prefix(client_id), messages) if self.prefix else messages
 
     async def apply(self, client_id: str, decision: Decision) -> MemoryRecord | None:
         """Write one decision and its history; return the memory now current, if any."""

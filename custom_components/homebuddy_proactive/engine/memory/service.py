@@ -158,6 +158,11 @@ class MemoryEngine:
 
     # -- factual -----------------------------------------------------------------------------
 
+    def share_prompt_prefix(self, prefix: Callable[[str], Sequence[Mapping[str, str]]]) -> None:
+        """Ask learning's model calls after ``prefix(client_id)``: the start the client's other
+        calls share (instructions, conversation), which the model server's cache holds."""
+        self._learner.prefix = prefix
+
     async def remember(
         self,
         client_id: str,

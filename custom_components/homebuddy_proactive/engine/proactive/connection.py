@@ -38,7 +38,7 @@ from ..storage import PersonObservation, TranscriptRecord
 from ..text import analyse, detect_language, name_key
 from ..text.normalize import fold
 from ..text.similarity import same_question
-from .detector import CardDecision, EvaluationRequest
+from .detector import CardDecision, EvaluationRequest, build_messages
 from .pacing import PartialTiming
 from .protocol import (
     FeedbackEvent,
@@ -49,7 +49,7 @@ from .protocol import (
     parse_frame,
 )
 from .session import AskedQuestion, SessionState, SpeechStream, Utterance
-from .verification import answers_question, check_answer
+from .verification import answers_question, check_answer, verification_task
 
 if TYPE_CHECKING:
     from .engine import ProactiveEngine
@@ -527,15 +527,25 @@ class Connection:
         """Check a short answer to ``question``; a wrong one gets a fact_check card."""
         engine = self.engine
         engine.stats.model_evaluations += 1
+        # A short reply says little about its language: the correction follows the question.
+        request = EvaluationRequest(
+            newest=job.utterance.text,
+            language=question.language,
+            context=self.session.context_lines(engine.clock(), job.utterance.event_id),
+            recent_cards=self.session.card_lines(),
+            window=self.session.prompt_window,
+            task=verification_task(
+                question.text,
+                job.utterance.text,
+                question.language,
+                self.config.insight_max_characters,
+            ),
+        )
         found = await engine.model.turns.background(
             functools.partial(
                 check_answer,
                 engine.model,
-                question.text,
-                job.utterance,
-                # A short reply says little about its language: the correction follows the
-                # question.
-                language=question.language,
+                build_messages(request, self.config),
                 maximum=self.config.insight_max_characters,
             )
         )
@@ -578,12 +588,8 @@ class Connection:
         earlier: str = "",
     ) -> tuple[EvaluationRequest, tuple[int, ...]]:
         engine, session = self.engine, self.session
-        now = engine.clock()
-        context = [
-            f"{u.speaker or 'speaker'}: {u.text}"
-            for u in session.buffer.items(now)
-            if u.event_id != exclude_event
-        ]
+        # Read before retrieval awaits: a final arriving meanwhile is not this call's context.
+        context = session.context_lines(engine.clock(), exclude_event)
         memories = await engine.memory.retrieve(
             self.client_id, newest, self.config.memory_result_limit
         )
@@ -593,10 +599,11 @@ class Connection:
             context=context,
             memories=[f"[{m.kind}] {m.content}" for m in memories],
             people=dict(session.people),
-            recent_cards=[card.text for card in session.recent_cards][-8:],
+            recent_cards=self.session.card_lines(),
             source=source,
             answer_question=answer_question,
             earlier_in_utterance=earlier,
+            window=session.prompt_window,
         )
         return request, tuple(m.ref for m in memories)
 

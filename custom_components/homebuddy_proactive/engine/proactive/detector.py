@@ -1,16 +1,17 @@
 """The proactive detector: what the model is asked, and which of its answers become cards.
 
-Local rules (questions, reminders, signals) live in :mod:`.language`; this module builds the
-model's prompt and JSON schema, validates what comes back, and enforces in code the rules the
-prompt states (threshold, qualified and evidenced entity_context, no sensitive traits).
+Local rules (questions, reminders, signals) live in :mod:`..text`; the prompt is built in
+:mod:`.prompt`. This module holds the answer's JSON schema, validates what comes back, and
+enforces in code the rules the prompt states (threshold, qualified and evidenced
+entity_context, no sensitive traits).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ..config import EngineConfig
@@ -18,10 +19,19 @@ from ..const import INTENT_ENTITY_CONTEXT, INTENT_QUESTION, INTENTS
 from ..llm import ModelOutputError, OllamaModel
 from ..text import mentions_sensitive_trait, name_key
 from ..text.cards import shape_card
-from ..text.languages import language_name
 from ..text.normalize import fold
+from .prompt import (
+    MAX_NAME_CHARACTERS,
+    MAX_OBSERVATION_CHARACTERS,
+    MAX_PEOPLE_PER_ANSWER,
+    EvaluationRequest,
+    answer_token_budget,
+    build_messages,
+)
 from .protocol import is_valid_unicode
 from .session import PersonNotes
+
+__all__ = ["EvaluationRequest", "ProactiveDetector", "Verdict", "build_messages"]
 
 # Words that mark an inferred role as an inference, per language.
 _QUALIFIERS: Final = (
@@ -115,35 +125,6 @@ class Verdict:
     people: tuple[PersonClue, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class EvaluationRequest:
-    """Everything the model is told about one moment of the conversation."""
-
-    newest: str
-    language: str
-    context: Sequence[str] = ()
-    memories: Sequence[str] = ()
-    people: Mapping[str, PersonNotes] = field(default_factory=dict)
-    recent_cards: Sequence[str] = ()
-    source: str = "final"
-    answer_question: bool = False
-    earlier_in_utterance: str = ""
-
-
-MAX_PEOPLE_PER_ANSWER: Final = 3
-MAX_NAME_CHARACTERS: Final = 40
-MAX_OBSERVATION_CHARACTERS: Final = 100
-
-
-def answer_token_budget(max_characters: int) -> int:
-    """Tokens enough for the largest answer the schema allows (about one per character in
-    the worst case, e.g. digits) plus the JSON around it, so it is never cut mid-object."""
-    strings = max_characters + MAX_PEOPLE_PER_ANSWER * (
-        MAX_NAME_CHARACTERS + MAX_OBSERVATION_CHARACTERS
-    )
-    return strings + 160
-
-
 def insight_schema(max_characters: int, *, answer: bool = False) -> dict[str, Any]:
     """JSON schema of the model's answer (Ollama ``format``).
 
@@ -176,70 +157,6 @@ def insight_schema(max_characters: int, *, answer: bool = False) -> dict[str, An
         },
         "required": ["intervene", "intent", "confidence", "card", "people"],
     }
-
-
-def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dict[str, str]]:
-    """Build the chat messages for one evaluation."""
-    lang = language_name(request.language)
-    system = f"""You are HomeBuddy, a proactive assistant whose short cards appear on the user's \
-smart glasses during live conversation. You follow the conversation and speak up only when a \
-card would clearly help right now; otherwise set intervene to false.
-Rules:
-- Act only on the NEWEST utterance. Older speech is context only and never triggers a card.
-- Intents: question (answer it), fact_check (a checkable claim that looks wrong or uncertain), \
-context (useful background), correction (something said is wrong), definition (a knowledge gap), \
-suggestion, warning (safety, health, money, deadlines), reminder, task, decision (a decision was \
-just made: summarise it), entity_context (who a named person is).
-- definition: explain newly introduced acronyms, jargon, standards, protocols, technical \
-methods or scientific concepts in plain words. Do NOT explain terms that are familiar, \
-already explained in the recent cards, or that the speaker is defining right now.
-- entity_context: only when the conversation gives at least two concrete clues about a named \
-person's role or relationship, or the role was stated outright. Always qualify inferences, for \
-example "From this conversation, Vincent appears to be the hiring manager". A name alone is never \
-enough. Never infer sensitive traits, personality, motives, family status, health, religion, \
-politics or an exact job title the transcript does not support.
-- Do not repeat or rephrase a recent card. Do not invent facts about the user.
-- The card is plain text in {lang}, about {config.insight_target_characters} characters and never \
-more than {config.insight_max_characters}; a shorter complete answer is fine. Keep proper names, \
-acronyms, product names and technical terms in their original writing system.
-- confidence is how sure you are that this card helps now (0 to 1).
-- people: observations about named people that the NEWEST utterance supports (role or \
-relationship only), with stated=true when the role was said explicitly; otherwise an empty list.
-Answer with one JSON object only."""
-    parts: list[str] = [f"Transcript language: {request.language} ({lang})"]
-    if request.memories:
-        parts.append(
-            "What you remember about the user:\n" + "\n".join(f"- {m}" for m in request.memories)
-        )
-    if request.people:
-        lines = []
-        for notes in request.people.values():
-            observed = "; ".join(notes.observations) or "mentioned"
-            stated = " (role stated)" if notes.stated else ""
-            lines.append(f"- {notes.display_name}{stated}: {observed}")
-        parts.append("People in this conversation:\n" + "\n".join(lines))
-    if request.recent_cards:
-        parts.append(
-            "Recent cards (do not repeat):\n" + "\n".join(f"- {c}" for c in request.recent_cards)
-        )
-    if request.context:
-        parts.append("Earlier conversation (context only):\n" + "\n".join(request.context))
-    if request.earlier_in_utterance:
-        parts.append("Earlier in this utterance, already handled:\n" + request.earlier_in_utterance)
-    label = "still being spoken" if request.source == "partial" else "final"
-    parts.append(f"NEWEST utterance ({label}):\n{request.newest}")
-    if request.answer_question:
-        parts.append(
-            "The newest utterance is a question. Answer it directly in one card (intervene=true, "
-            "intent=question). If the honest answer is negative, say so and offer a practical "
-            "alternative. If you do not know, say what would help find out."
-        )
-    else:
-        parts.append("Should a card be shown now? Answer with the JSON object.")
-    return [
-        {"role": "system", "content": system},
-        {"role": "user", "content": "\n\n".join(parts)},
-    ]
 
 
 def _confidence(value: object) -> float:

@@ -24,6 +24,7 @@ from ..memory import MemoryEngine, weights_from_config
 from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord
 from .connection import DEDUPE_HORIZON, Connection, Send
 from .detector import ProactiveDetector
+from .prompt import prefix_messages
 from .session import (
     RecentCard,
     SessionState,
@@ -146,6 +147,7 @@ class ProactiveEngine:
         # No model call for a summary in heuristic mode (see memory/session_summary.py).
         self.memory.model_summaries = config.detector_mode != DETECTOR_HEURISTIC
         self.memory.on_session_summary = self._session_summarised
+        self.memory.share_prompt_prefix(self._prompt_prefix)
         self.session_end_seconds = SESSION_END_SECONDS
         self._session_ends: dict[str, asyncio.Task[None]] = {}
         self._closing = False
@@ -184,6 +186,18 @@ class ProactiveEngine:
                 listener(record)
             except Exception:  # a host listener's bug must not stop the next one
                 LOGGER.exception("Session summary listener failed")
+
+    def _prompt_prefix(self, client_id: str) -> list[dict[str, str]]:
+        """The prompt start of the client's most recent live session (none: no prefix)."""
+        for state in reversed(self._sessions.values()):
+            if state.client_id == client_id and state.connections > 0:
+                return prefix_messages(
+                    state.context_lines(self.clock()),
+                    state.card_lines(),
+                    state.prompt_window,
+                    self.config,
+                )
+        return []
 
     async def session_summary(self, session_id: str) -> dict[str, Any] | None:
         """A session's summary: its newest episode's, with every episode's moments and

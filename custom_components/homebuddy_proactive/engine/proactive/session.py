@@ -5,6 +5,7 @@ people heard, and the live partial speech stream of a socket.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Final
@@ -67,6 +68,56 @@ class TranscriptBuffer:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ContextLine:
+    """One utterance of the conversation as a prompt shows it."""
+
+    event_id: str
+    text: str
+    at: datetime
+
+
+class PromptWindow:
+    """Where the conversation a prompt shows begins: moved rarely, and in big steps.
+
+    The model server keeps the prompt it last read (its KV cache) and reads again only what
+    follows the part a new prompt shares with it. The conversation is shown oldest first, so
+    every new utterance only appends; each move of the beginning makes the model read the whole
+    conversation again, so a move drops the oldest half at once, not one line per utterance.
+    """
+
+    def __init__(self) -> None:
+        """Nothing shown yet."""
+        self._first: str | None = None
+        self._first_at: datetime | None = None
+
+    def select(
+        self, lines: Sequence[ContextLine], fits: Callable[[Sequence[ContextLine]], bool]
+    ) -> list[ContextLine]:
+        """The lines to show, oldest first: from the beginning kept so far, if ``fits``.
+
+        When the buffer let the first shown line go (window or count), or the lines do not
+        fit, the oldest half of what would be shown is dropped, as often as needed.
+        """
+        start = self._start(lines)
+        while start < len(lines) and not fits(lines[start:]):
+            start += max(1, (len(lines) - start) // 2)
+        if start < len(lines):
+            self._first, self._first_at = lines[start].event_id, lines[start].at
+        return list(lines[start:])
+
+    def _start(self, lines: Sequence[ContextLine]) -> int:
+        if self._first is None or self._first_at is None or not lines:
+            return 0
+        for index, line in enumerate(lines):
+            if line.event_id == self._first:
+                return index
+        if lines[0].at > self._first_at:
+            return len(lines) // 2  # the first shown line fell out of the buffer
+        # The first shown line is the one left out of this prompt (its newest utterance).
+        return next((i for i, line in enumerate(lines) if line.at >= self._first_at), len(lines))
+
+
+@dataclass(frozen=True, kw_only=True)
 class RecentCard:
     """A card already shown in this session, kept for de-duplication and cooldowns."""
 
@@ -96,10 +147,28 @@ class SessionState:
         self.buffer = TranscriptBuffer(window, max_items)
         self.recent_cards: deque[RecentCard] = deque(maxlen=MAX_RECENT_CARDS)
         self.people: dict[str, PersonNotes] = {}
+        self.prompt_window = PromptWindow()
         self.connections = 0
         self.final_sequence = 0
         # The newest question final: a short reply to it is an answer to verify.
         self.last_question: AskedQuestion | None = None
+
+    def context_lines(self, now: datetime, exclude_event: str | None = None) -> list[ContextLine]:
+        """The conversation for a prompt, oldest first, without ``exclude_event``."""
+        return [
+            ContextLine(
+                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
+            )
+            for u in self.buffer.items(now)
+            if u.event_id != exclude_event
+        ]
+
+    def card_lines(self) -> list[ContextLine]:
+        """The cards this session was shown, oldest first, for a prompt."""
+        return [
+            ContextLine(event_id=card.intent, text=card.text, at=card.created_at)
+            for card in self.recent_cards
+        ]
 
     def in_cooldown(self, now: datetime, seconds: float) -> bool:
         """Whether a low-priority card shown less than ``seconds`` ago blocks another."""

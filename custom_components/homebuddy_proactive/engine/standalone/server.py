@@ -29,6 +29,7 @@ from aiohttp import web
 from ..config import ConfigError
 from ..llm import ModelUnavailableError, OllamaModel
 from ..proactive.engine import ProactiveEngine
+from ..proactive.prompt import model_context_tokens
 from ..proactive.transport import SocketGate, SocketLimits, new_socket, run_socket
 from ..storage import ProactiveStore, StoreError
 from ..text import warm_up
@@ -102,7 +103,11 @@ class StandaloneApi:
         config = self.settings.engine
         store = await ProactiveStore.open(self.settings.database_path)
         model = OllamaModel(
-            config.ollama_base_url, config.ollama_model, timeout=config.ollama_timeout_seconds
+            config.ollama_base_url,
+            config.ollama_model,
+            timeout=config.ollama_timeout_seconds,
+            context_tokens=model_context_tokens(config),
+            keep_alive=config.ollama_keep_alive,
         )
         await asyncio.to_thread(warm_up)  # the language model loads off the loop
         engine = ProactiveEngine(config, store, model, clock=self.clock)
