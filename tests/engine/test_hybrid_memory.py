@@ -337,8 +337,8 @@ def test_the_embedding_model_is_read_from_the_environment() -> None:
 
 
 async def test_embed_sends_one_request_for_many_texts(fake_embedder: FakeOllama) -> None:
-    """The client's embed: one /api/embed call, one vector per text, keep_alive set."""
-    model = OllamaModel(fake_embedder.url, "llama3.2:3b", timeout=5)
+    """The client's embed: one /api/embed call, one vector per text, the host's keep_alive."""
+    model = OllamaModel(fake_embedder.url, "llama3.2:3b", timeout=5, keep_alive="30m")
     try:
         result = await model.embed(EMBEDDER, ["le docteur", "le médecin", "le chat"])
         assert len(result) == 3

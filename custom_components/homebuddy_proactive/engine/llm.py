@@ -328,7 +328,7 @@ class OllamaModel:
         self.stats.embed_calls += 1
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        body = orjson.dumps({"model": model, "input": list(texts), "keep_alive": KEEP_ALIVE})
+        body = orjson.dumps({"model": model, "input": list(texts), "keep_alive": self.keep_alive})
         try:
             async with asyncio.timeout(self.timeout if seconds is None else seconds):
                 async with self._http().post(
