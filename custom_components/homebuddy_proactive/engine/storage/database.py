@@ -13,9 +13,12 @@ each checkpoint, so a power loss or an OS crash can lose what was committed sinc
 (at most :data:`CHECKPOINT_INTERVAL_SECONDS`). ``FULL`` (one fsync per final) measured 2-3x
 fewer finals per second under load and multi-millisecond ack stalls. The
 WAL is never checkpointed inside a commit (``wal_autocheckpoint=0``): a background task owned
-by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes, with
-``TRUNCATE`` so the file shrinks back to zero bytes, and ``journal_size_limit`` caps what is
-left when a checkpoint can only reset it.
+by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes, on a
+connection of its own (its own thread), so no query of the store's connection ever waits behind
+a checkpoint: ``PASSIVE`` first (it copies the WAL into the file and syncs it without taking the
+write lock), then ``TRUNCATE`` without waiting (the WAL is already copied, so holding the write
+lock only takes the truncation; busy, it is tried again next round), so the file shrinks back to
+zero bytes; ``journal_size_limit`` caps what is left when a checkpoint can only reset it.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 # one) and the size a reset WAL is truncated to.
 CHECKPOINT_INTERVAL_SECONDS: Final = 10.0
 WAL_SIZE_LIMIT_BYTES: Final = 1024 * 1024
+# PASSIVE checkpoints one round may run before it gives up until the next round.
+CHECKPOINT_PASSES: Final = 8
 
 
 class StoreError(Exception):
@@ -164,6 +169,8 @@ class ProactiveStore(
         self.path = path
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpointed_changes = 0
+        # The checkpoints' own connection (opened on first use, see the module docstring).
+        self._checkpointer: aiosqlite.Connection | None = None
 
     @classmethod
     async def open(
@@ -219,14 +226,18 @@ class ProactiveStore(
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpoint_task
             self._checkpoint_task = None
-        await self._db.close()
-        worker = getattr(self._db, "_thread", None)
-        if isinstance(worker, threading.Thread):
-            for _ in range(1000):
-                if not worker.is_alive():
-                    break
-                await asyncio.sleep(0)
-                worker.join(0.001)
+        checkpointer, self._checkpointer = self._checkpointer, None
+        for db in (checkpointer, self._db):
+            if db is None:
+                continue
+            await db.close()
+            worker = getattr(db, "_thread", None)
+            if isinstance(worker, threading.Thread):
+                for _ in range(1000):
+                    if not worker.is_alive():
+                        break
+                    await asyncio.sleep(0)
+                    worker.join(0.001)
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -234,8 +245,26 @@ class ProactiveStore(
         return self._db
 
     async def checkpoint(self) -> bool:
-        """Copy the WAL into the database file and truncate it; False when it was busy."""
-        async with self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cursor:
+        """Copy the WAL into the database file and truncate it; False when it was busy.
+
+        Runs on the checkpoints' own connection: the store's connection keeps serving meanwhile
+        (a write waits at most for the truncation of an already copied WAL).
+        """
+        if self._checkpointer is None:
+            self._checkpointer = await aiosqlite.connect(self.path)
+            # Never wait for the write lock: a busy round is simply tried again.
+            await self._checkpointer.execute("PRAGMA busy_timeout=0")
+        db = self._checkpointer
+        # Each pass copies what the previous one left (the frames written meanwhile), so under
+        # load the passes get shorter until one copies the whole WAL.
+        for _ in range(CHECKPOINT_PASSES):
+            async with db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
+                row = await cursor.fetchone()
+            if row is not None and row[0] == 0 and row[1] == row[2]:
+                break
+        else:
+            return False  # tried again next round
+        async with db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cursor:
             row = await cursor.fetchone()
         return row is not None and row[0] == 0
 
