@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -244,6 +245,39 @@ async def test_an_ordinary_turn_does_not_start_an_episode(memories: Factory) -> 
     m = await memories()
     first = await talk(m, *GARDEN_TALK)
     assert await talk(m, "Let us talk about the weather in the garden.") == first
+
+
+async def test_sessions_of_one_client_talking_at_once_keep_their_own_episodes(
+    memories: Factory,
+) -> None:
+    """Eight glasses of one client at once: each session's turns form its own episode, in
+    order; a turn after a half-hour silence still closes every idle episode of the client."""
+    m = await memories()
+
+    async def session(index: int) -> set[str | None]:
+        said = [
+            await m.engine.observe_turn(
+                "c1", f"s{index}", f"Turn {n} of session {index}.", speaker="owner"
+            )
+            for n in range(6)
+        ]
+        return set(said)
+
+    per_session = await asyncio.gather(*(session(i) for i in range(8)))
+    assert all(len(ids) == 1 for ids in per_session)
+    firsts = [next(iter(ids)) for ids in per_session]
+    assert len(set(firsts)) == 8
+    exported = (await m.engine.export("c1"))["stores"][STORE_EPISODIC]
+    episodes = {e["episode_id"]: e for e in exported}
+    for index, episode_id in enumerate(firsts):
+        turns = [t["text"] for t in episodes[episode_id]["turns"]]
+        assert turns == [f"Turn {n} of session {index}." for n in range(6)]
+
+    m.clock.advance(minutes=31)
+    latest = await talk(m, "Back again after lunch.", session="s0")
+    assert latest not in firsts
+    closed = {e["episode_id"]: e for e in await stored(m, STORE_EPISODIC)}
+    assert all(closed[episode_id]["closed_at"] is not None for episode_id in firsts)
 
 
 async def test_the_model_writes_the_summary_and_a_feeling(
