@@ -1019,6 +1019,67 @@ def _v3_fold(value: object) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+async def test_a_long_episode_keeps_its_newest_200_turns(memories: Factory) -> None:
+    """An episode counts every turn but keeps the text of its newest 200 only."""
+    m = await memories()
+    for n in range(203):
+        episode = await m.engine.observe_turn("c1", "s1", f"Turn {n} of a long chat.")
+    exported = (await m.engine.export("c1"))["stores"][STORE_EPISODIC]
+    (long,) = [e for e in exported if e["episode_id"] == episode]
+    assert long["turn_count"] == 203
+    assert [t["text"] for t in long["turns"]] == [
+        f"Turn {n} of a long chat." for n in range(3, 203)
+    ]
+
+
+async def test_a_v8_file_keeps_its_episodes_turns_in_order(tmp_path: Path) -> None:
+    """Episodes written at schema 8 (turns as one JSON list) keep every turn, in order, after
+    the upgrade; the next turn joins them, and summarising still reads them all."""
+    path = tmp_path / "v8.db"
+    old = await ProactiveStore.open(path, target_version=8)
+    for n, (session, episode) in enumerate([("s1", "e1"), ("s1", "e1"), ("s2", "e2")] * 2):
+        await old.connection.execute(
+            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES ('c1', ?, ?, 'owner', ?, 'en', ?)",
+            (
+                session,
+                episode,
+                f"Old turn {n} about the roses.",
+                (T0 + timedelta(minutes=n)).isoformat(),
+            ),
+        )
+    await old.connection.commit()
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    clock = Clock()
+    clock.now = T0 + timedelta(minutes=10)
+    engine = MemoryEngine(store, clock)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert await engine.observe_turn("c1", "s1", "New turn about the roses.") == "e1"
+        exported = {
+            e["episode_id"]: e for e in (await engine.export("c1"))["stores"][STORE_EPISODIC]
+        }
+        assert [t["text"] for t in exported["e1"]["turns"]] == [
+            "Old turn 0 about the roses.",
+            "Old turn 1 about the roses.",
+            "Old turn 3 about the roses.",
+            "Old turn 4 about the roses.",
+            "New turn about the roses.",
+        ]
+        assert exported["e1"]["turn_count"] == 5
+        assert [t["text"] for t in exported["e2"]["turns"]] == [
+            "Old turn 2 about the roses.",
+            "Old turn 5 about the roses.",
+        ]
+        closed = await engine.close_episode("c1", "s1")
+        assert closed is not None and "roses" in (closed.summary or "")
+    finally:
+        await engine.close()
+        await store.close()
+
+
 async def test_a_v4_file_is_reindexed_under_the_one_fold(tmp_path: Path) -> None:
     """Memories indexed under the former fold ("ø" kept, "’" apart from "'") are still found,
     said again and looked up by name after the upgrade."""

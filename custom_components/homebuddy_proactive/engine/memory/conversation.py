@@ -139,9 +139,13 @@ class ConversationStore(MemoryTables):
 
     async def compact_episode(self, episode_id: str, now: datetime) -> None:
         """Replace an episode's turn list by its summary (which must already be set)."""
-        await self._db.execute(
-            "UPDATE memory_episodes SET turns = '[]', compacted_at = ? WHERE episode_id = ?"
+        cursor = await self._db.execute(
+            "UPDATE memory_episodes SET compacted_at = ? WHERE episode_id = ?"
             " AND summary IS NOT NULL",
             (now.isoformat(), episode_id),
         )
+        if cursor.rowcount:
+            await self._db.execute(
+                "DELETE FROM memory_episode_turns WHERE episode_id = ?", (episode_id,)
+            )
         await self._db.commit()

@@ -36,7 +36,12 @@ from .alarm_schema import ALARM_SCHEMA_V4
 from .auth_sessions import AuthSessionTable
 from .insights import InsightTables
 from .memories import MemoryTable
-from .memory_schema import MEMORY_SCHEMA_V3, MEMORY_SCHEMA_V5, MEMORY_SCHEMA_V8
+from .memory_schema import (
+    MEMORY_SCHEMA_V3,
+    MEMORY_SCHEMA_V5,
+    MEMORY_SCHEMA_V8,
+    MEMORY_SCHEMA_V9,
+)
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
@@ -138,6 +143,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     TRANSCRIPT_SCHEMA_V6,
     SESSION_SUMMARY_SCHEMA_V7,
     MEMORY_SCHEMA_V8,
+    MEMORY_SCHEMA_V9,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
