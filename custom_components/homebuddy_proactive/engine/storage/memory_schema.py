@@ -273,7 +273,8 @@ EPISODE_TURNS_JSON: Final = (
 # v9: an episode's turns are rows of their own (``memory_episode_turns``) instead of a JSON
 # list rewritten whole on every turn: a final writes one small row, not its episode's (up to
 # 200 turns, several pages) again. The stored lists move over in order; an episode's row keeps
-# its counters and summary; a deleted episode takes its turns along.
+# its counters and summary; a deleted episode takes its turns along. Short-term turns are no
+# longer indexed by client: only a listing reads them so, in a table of at most a day's turns.
 MEMORY_SCHEMA_V9: Final[tuple[str, ...]] = (
     """CREATE TABLE memory_episode_turns (
         id INTEGER PRIMARY KEY,
@@ -288,6 +289,7 @@ MEMORY_SCHEMA_V9: Final[tuple[str, ...]] = (
     " json_extract(t.value, '$.at') FROM memory_episodes AS e, json_each(e.turns) AS t"
     " ORDER BY e.id, t.key",
     "UPDATE memory_episodes SET turns = '[]' WHERE turns != '[]'",
+    "DROP INDEX memory_turns_client",
     "DROP TRIGGER memory_turns_episode",
     f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
     WHEN new.episode_id IS NOT NULL BEGIN
