@@ -13,9 +13,9 @@ each checkpoint, so a power loss or an OS crash can lose what was committed sinc
 (at most :data:`CHECKPOINT_INTERVAL_SECONDS`). ``FULL`` (one fsync per final) measured 2-3x
 fewer finals per second under load and multi-millisecond ack stalls. The
 WAL is never checkpointed inside a commit (``wal_autocheckpoint=0``): a background task owned
-by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes, on a
-connection of its own (its own thread), so no query of the store's connection ever waits behind
-a checkpoint: ``PASSIVE`` first (it copies the WAL into the file and syncs it without taking the
+by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes (sooner once
+it grows past :data:`CHECKPOINT_WAL_BYTES`), on a connection of its own (its own thread), so no
+query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` first (it copies the WAL into the file and syncs it without taking the
 write lock), then ``TRUNCATE`` without waiting (the WAL is already copied, so holding the write
 lock only takes the truncation; busy, it is tried again next round), so the file shrinks back to
 zero bytes; ``journal_size_limit`` caps what is left when a checkpoint can only reset it.
@@ -60,6 +60,17 @@ CHECKPOINT_INTERVAL_SECONDS: Final = 10.0
 WAL_SIZE_LIMIT_BYTES: Final = 1024 * 1024
 # PASSIVE checkpoints one round may run before it gives up until the next round.
 CHECKPOINT_PASSES: Final = 8
+# Between rounds, the WAL's size is looked at this often; this large, it is checkpointed at once.
+CHECKPOINT_WAL_CHECK_SECONDS: Final = 1.0
+CHECKPOINT_WAL_BYTES: Final = 4 * 1024 * 1024
+
+
+def _size(path: Path) -> int:
+    """A file's size, 0 when it does not exist (a truncated or not yet created WAL)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 class StoreError(Exception):
@@ -276,9 +287,18 @@ class ProactiveStore(
 
     async def _checkpoint_loop(self, interval: float) -> None:
         """Checkpoint after writes, off the path of any acknowledgement (see the module)."""
+        wal = self.path.with_name(f"{self.path.name}-wal")
+        waited = 0.0
         while True:
-            await asyncio.sleep(interval)
+            tick = min(interval, CHECKPOINT_WAL_CHECK_SECONDS)
+            await asyncio.sleep(tick)
+            waited += tick
             try:
+                # A busy WAL is copied as soon as it is large, in small steps, rather than in
+                # one long copy every interval.
+                if waited < interval and _size(wal) < CHECKPOINT_WAL_BYTES:
+                    continue
+                waited = 0.0
                 async with self._db.execute("SELECT total_changes()") as cursor:
                     row = await cursor.fetchone()
                 changes = int(row[0]) if row else 0
