@@ -321,9 +321,11 @@ class MemoryEngine:
             return None
         now = self.clock()
         async with self._turns_of(SESSION_LOCK, session_id):
-            episodes = await self.memories.open_episodes(client_id)
-            current = next((e for e in episodes if e.session_id == session_id), None)
             fresh = now - EPISODE_GAP + IDLE_MARGIN
+            # The session's open episode and the client's nearly idle ones (not all of them:
+            # a client with many glasses has many open episodes).
+            episodes = await self.memories.turn_episodes(client_id, session_id, fresh)
+            current = next((e for e in episodes if e.session_id == session_id), None)
             if any(e.end_time < fresh for e in episodes) or (
                 current is not None and (episode_cue(text) if new_topic is None else new_topic)
             ):

@@ -15,10 +15,11 @@ fewer finals per second under load and multi-millisecond ack stalls. The
 WAL is never checkpointed inside a commit (``wal_autocheckpoint=0``): a background task owned
 by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes (sooner once
 it grows past :data:`CHECKPOINT_WAL_BYTES`), on a connection of its own (its own thread), so no
-query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` first (it copies the WAL into the file and syncs it without taking the
-write lock), then ``TRUNCATE`` without waiting (the WAL is already copied, so holding the write
-lock only takes the truncation; busy, it is tried again next round), so the file shrinks back to
-zero bytes; ``journal_size_limit`` caps what is left when a checkpoint can only reset it.
+query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` first (it copies the
+WAL into the file and syncs it without taking the write lock), then ``TRUNCATE`` without waiting
+(the WAL is already copied, so holding the write lock only takes the truncation; busy, it is
+tried again next round), so the file shrinks back to zero bytes; ``journal_size_limit`` caps
+what is left when a checkpoint can only reset it.
 """
 
 from __future__ import annotations
