@@ -18,7 +18,8 @@ each figure is the median over the rounds; the peer's figure, ours and their rat
 
     .venv/bin/python scripts/bench_ingest.py [--rounds 3] [--finals 40] [--single 2000]
 
-The peer runs from its own venv (``.cache/peer-venv`` of the main checkout; ``--peer-python``).
+The peer runs from its own venv (``.cache/peer-venv`` of the main checkout, made on first use
+with the dependencies its ``pyproject.toml`` declares; ``--peer-python`` names another).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -413,11 +415,22 @@ def main() -> None:
     parser.add_argument("--peer-python", type=Path, default=PEER_PYTHON)
     args = parser.parse_args()
     if not args.peer_python.exists():
-        raise SystemExit(
-            f"no peer venv at {args.peer_python}: python3 -m venv it and pip install the "
-            f"dependencies of {PEER_DIR / 'pyproject.toml'} (see --peer-python)"
-        )
+        make_peer_venv(args.peer_python.parent.parent)
     asyncio.run(run(args))
+
+
+def make_peer_venv(venv: Path) -> None:
+    """Create the peer's venv with its declared dependencies (under a lock: it is shared)."""
+    dependencies = tomllib.loads((PEER_DIR / "pyproject.toml").read_text())["project"][
+        "dependencies"
+    ]
+    print(f"creating the peer's venv in {venv} …", flush=True)
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    script = (
+        f'test -x "{venv}/bin/python" || {{ python3 -m venv "{venv}" &&'
+        f' "{venv}/bin/pip" install -q {" ".join(repr(d) for d in dependencies)}; }}'
+    )
+    subprocess.run(["flock", f"{venv}.lock", "sh", "-c", script], check=True)
 
 
 if __name__ == "__main__":
