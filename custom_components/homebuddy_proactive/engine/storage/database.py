@@ -189,6 +189,7 @@ class ProactiveStore(
         self._checkpointed_changes = 0
         # The checkpoints' own connection (opened on first use, see the module docstring).
         self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpoint_lock = asyncio.Lock()
 
     @classmethod
     async def open(
@@ -268,11 +269,16 @@ class ProactiveStore(
         Runs on the checkpoints' own connection: the store's connection keeps serving meanwhile
         (a write waits at most for the truncation of an already copied WAL).
         """
-        if self._checkpointer is None:
-            self._checkpointer = await aiosqlite.connect(self.path)
-            # Never wait for the write lock: a busy round is simply tried again.
-            await self._checkpointer.execute("PRAGMA busy_timeout=0")
-        db = self._checkpointer
+        async with self._checkpoint_lock:
+            if self._checkpointer is None:
+                self._checkpointer = await aiosqlite.connect(self.path)
+                # Never wait for the write lock: a busy round is simply tried again.
+                await self._checkpointer.execute("PRAGMA busy_timeout=0")
+            return await self._checkpoint_on(self._checkpointer)
+
+    @staticmethod
+    async def _checkpoint_on(db: aiosqlite.Connection) -> bool:
+        """PASSIVE passes until the whole WAL is copied, then a TRUNCATE that never waits."""
         # Each pass copies what the previous one left (the frames written meanwhile), so under
         # load the passes get shorter until one copies the whole WAL.
         for _ in range(CHECKPOINT_PASSES):
