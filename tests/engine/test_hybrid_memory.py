@@ -5,6 +5,7 @@ Real SQLite files, the fake Ollama (a real HTTP server) shaping the vectors word
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -268,7 +269,7 @@ async def test_a_new_embedding_model_replaces_every_vector(opened: Opened) -> No
 
 async def test_migration_from_v7_keeps_every_memory_and_embeds_them(opened: Opened) -> None:
     """A file at schema 7 with memories of every store: all kept, listed, then embedded."""
-    assert SCHEMA_VERSION == 9
+    assert SCHEMA_VERSION == 10
     store = await ProactiveStore.open(opened.path, target_version=7, checkpoint_interval=None)
     for client, kind, content in (
         ("c1", "person", "Mon médecin s'appelle Dupont"),
@@ -278,10 +279,19 @@ async def test_migration_from_v7_keeps_every_memory_and_embeds_them(opened: Open
     old = MemoryEngine(store, lambda: NOW)  # the other stores are written as in v7
     await old.remember_procedure("c1", "Café", ["moudre", "verser"])
     await old.remember_feeling("c1", 0.7, "Heureux au jardin")
-    for text in ("Bonjour", "Il fait beau", "On va au parc"):
-        await old.observe_turn("c1", "s1", text)
-    await old.close_episode("c1", "s1")
     await old.close()
+    # A closed, summarised episode as v7 kept it: its turns a JSON list on its row.
+    turns = [
+        {"speaker": "owner", "text": t, "at": NOW.isoformat()} for t in ("Bonjour", "Il fait beau")
+    ]
+    await store.connection.execute(
+        "INSERT INTO memory_episodes (episode_id, client_id, session_id, start_time, end_time,"
+        " closed_at, turns, turn_count, summary, summary_source, topics)"
+        " VALUES ('e1', 'c1', 's1', ?1, ?1, ?1, ?2, 2, 'On est allé au parc.', 'extractive',"
+        " '[\"parc\"]')",
+        (NOW.isoformat(), json.dumps(turns)),
+    )
+    await store.connection.commit()
     await store.close()
 
     engine = await opened.engine()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -244,6 +245,39 @@ async def test_an_ordinary_turn_does_not_start_an_episode(memories: Factory) -> 
     m = await memories()
     first = await talk(m, *GARDEN_TALK)
     assert await talk(m, "Let us talk about the weather in the garden.") == first
+
+
+async def test_sessions_of_one_client_talking_at_once_keep_their_own_episodes(
+    memories: Factory,
+) -> None:
+    """Eight glasses of one client at once: each session's turns form its own episode, in
+    order; a turn after a half-hour silence still closes every idle episode of the client."""
+    m = await memories()
+
+    async def session(index: int) -> set[str | None]:
+        said = [
+            await m.engine.observe_turn(
+                "c1", f"s{index}", f"Turn {n} of session {index}.", speaker="owner"
+            )
+            for n in range(6)
+        ]
+        return set(said)
+
+    per_session = await asyncio.gather(*(session(i) for i in range(8)))
+    assert all(len(ids) == 1 for ids in per_session)
+    firsts = [next(iter(ids)) for ids in per_session]
+    assert len(set(firsts)) == 8
+    exported = (await m.engine.export("c1"))["stores"][STORE_EPISODIC]
+    episodes = {e["episode_id"]: e for e in exported}
+    for index, episode_id in enumerate(firsts):
+        turns = [t["text"] for t in episodes[episode_id]["turns"]]
+        assert turns == [f"Turn {n} of session {index}." for n in range(6)]
+
+    m.clock.advance(minutes=31)
+    latest = await talk(m, "Back again after lunch.", session="s0")
+    assert latest not in firsts
+    closed = {e["episode_id"]: e for e in await stored(m, STORE_EPISODIC)}
+    assert all(closed[episode_id]["closed_at"] is not None for episode_id in firsts)
 
 
 async def test_the_model_writes_the_summary_and_a_feeling(
@@ -983,6 +1017,67 @@ def _v3_fold(value: object) -> str:
         return ""
     decomposed = unicodedata.normalize("NFKD", value.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+async def test_a_long_episode_keeps_its_newest_200_turns(memories: Factory) -> None:
+    """An episode counts every turn but keeps the text of its newest 200 only."""
+    m = await memories()
+    for n in range(203):
+        episode = await m.engine.observe_turn("c1", "s1", f"Turn {n} of a long chat.")
+    exported = (await m.engine.export("c1"))["stores"][STORE_EPISODIC]
+    (long,) = [e for e in exported if e["episode_id"] == episode]
+    assert long["turn_count"] == 203
+    assert [t["text"] for t in long["turns"]] == [
+        f"Turn {n} of a long chat." for n in range(3, 203)
+    ]
+
+
+async def test_a_v8_file_keeps_its_episodes_turns_in_order(tmp_path: Path) -> None:
+    """Episodes written at schema 8 (turns as one JSON list) keep every turn, in order, after
+    the upgrade; the next turn joins them, and summarising still reads them all."""
+    path = tmp_path / "v8.db"
+    old = await ProactiveStore.open(path, target_version=8)
+    for n, (session, episode) in enumerate([("s1", "e1"), ("s1", "e1"), ("s2", "e2")] * 2):
+        await old.connection.execute(
+            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES ('c1', ?, ?, 'owner', ?, 'en', ?)",
+            (
+                session,
+                episode,
+                f"Old turn {n} about the roses.",
+                (T0 + timedelta(minutes=n)).isoformat(),
+            ),
+        )
+    await old.connection.commit()
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    clock = Clock()
+    clock.now = T0 + timedelta(minutes=10)
+    engine = MemoryEngine(store, clock)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert await engine.observe_turn("c1", "s1", "New turn about the roses.") == "e1"
+        exported = {
+            e["episode_id"]: e for e in (await engine.export("c1"))["stores"][STORE_EPISODIC]
+        }
+        assert [t["text"] for t in exported["e1"]["turns"]] == [
+            "Old turn 0 about the roses.",
+            "Old turn 1 about the roses.",
+            "Old turn 3 about the roses.",
+            "Old turn 4 about the roses.",
+            "New turn about the roses.",
+        ]
+        assert exported["e1"]["turn_count"] == 5
+        assert [t["text"] for t in exported["e2"]["turns"]] == [
+            "Old turn 2 about the roses.",
+            "Old turn 5 about the roses.",
+        ]
+        closed = await engine.close_episode("c1", "s1")
+        assert closed is not None and "roses" in (closed.summary or "")
+    finally:
+        await engine.close()
+        await store.close()
 
 
 async def test_a_v4_file_is_reindexed_under_the_one_fold(tmp_path: Path) -> None:

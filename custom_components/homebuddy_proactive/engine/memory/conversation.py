@@ -66,6 +66,24 @@ class ConversationStore(MemoryTables):
             for row in rows
         ]
 
+    async def turn_episodes(
+        self, client_id: str, session_id: str, idle_before: datetime
+    ) -> list[OpenEpisode]:
+        """What a new turn of a session needs: its open episode (if any) and the client's
+        open episodes that ended before ``idle_before`` (usually none)."""
+        rows = await self._all(
+            "SELECT episode_id, session_id, end_time FROM memory_episodes"
+            " WHERE client_id = ? AND closed_at IS NULL"
+            " AND (session_id = ? OR julianday(end_time) < julianday(?))",
+            (client_id, session_id, idle_before.isoformat()),
+        )
+        return [
+            OpenEpisode(
+                episode_id=row[0], session_id=row[1], end_time=datetime.fromisoformat(row[2])
+            )
+            for row in rows
+        ]
+
     async def idle_episodes(self, before: datetime, client_id: str | None) -> list[EpisodeRecord]:
         """Open episodes whose last turn is older than ``before`` (of one client, or all)."""
         sql = (
@@ -139,9 +157,13 @@ class ConversationStore(MemoryTables):
 
     async def compact_episode(self, episode_id: str, now: datetime) -> None:
         """Replace an episode's turn list by its summary (which must already be set)."""
-        await self._db.execute(
-            "UPDATE memory_episodes SET turns = '[]', compacted_at = ? WHERE episode_id = ?"
+        cursor = await self._db.execute(
+            "UPDATE memory_episodes SET compacted_at = ? WHERE episode_id = ?"
             " AND summary IS NOT NULL",
             (now.isoformat(), episode_id),
         )
+        if cursor.rowcount:
+            await self._db.execute(
+                "DELETE FROM memory_episode_turns WHERE episode_id = ?", (episode_id,)
+            )
         await self._db.commit()

@@ -17,6 +17,7 @@ from ..storage.memory_schema import (
     CODE_FACTUAL,
     CODE_PROCEDURAL,
     CODES,
+    EPISODE_TURNS_JSON,
 )
 from .episodes import EpisodeTurn
 
@@ -300,7 +301,8 @@ class ScoredMemory:
 
 TURN_COLUMNS: Final = "id, client_id, session_id, episode_id, speaker, text, language, created_at"
 EPISODE_COLUMNS: Final = (
-    "id, episode_id, client_id, session_id, start_time, end_time, closed_at, turns, turn_count,"
+    "id, episode_id, client_id, session_id, start_time, end_time, closed_at,"
+    f" {EPISODE_TURNS_JSON}, turn_count,"
     " summary, summary_source, key_interactions, topics, emotional_tone, language,"
     " compacted_at, importance, access_count, last_access, feedback"
 )

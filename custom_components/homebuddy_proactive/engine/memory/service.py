@@ -99,6 +99,11 @@ from .validation import (
 LOGGER = logging.getLogger(__name__)
 
 EPISODE_GAP: Final = timedelta(minutes=30)
+# A turn closes nothing, so it needs only its session's lock, when every open episode of its
+# client ended more than this inside the gap (a turn waiting that long is not plausible).
+IDLE_MARGIN: Final = timedelta(minutes=1)
+SESSION_LOCK: Final = "session"
+CLIENT_LOCK: Final = "client"
 MIN_TURNS_FOR_MODEL_SUMMARY: Final = 3
 # The summary, its moments and its missed cards (see episodes.summary_schema).
 SUMMARY_MAX_TOKENS: Final = 1000
@@ -144,9 +149,11 @@ class MemoryEngine:
             every_turns=learning_turns,
         )
         self._learner.model = model
-        # One turn at a time per client: two turns must not both open an episode.
-        self._turn_locks: dict[str, asyncio.Lock] = {}
-        self._turn_users: dict[str, int] = {}
+        # One turn at a time per session (its turns keep their order and open one episode);
+        # one client-wide change of episodes (closing some) at a time per client. Taken in
+        # that order, session then client.
+        self._turn_locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._turn_users: dict[tuple[str, str], int] = {}
         self._maintenance_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -336,16 +343,30 @@ class MemoryEngine:
         if not text:
             return None
         now = self.clock()
-        async with self._conversation(client_id):
-            current = None
-            for episode in await self.memories.open_episodes(client_id):
-                if now - episode.end_time > EPISODE_GAP:
-                    await self._close_by_id(episode.episode_id, now)
-                elif episode.session_id == session_id:
-                    current = episode
-            if current is not None and (episode_cue(text) if new_topic is None else new_topic):
-                await self._close_by_id(current.episode_id, now)
-                current = None
+        async with self._turns_of(SESSION_LOCK, session_id):
+            fresh = now - EPISODE_GAP + IDLE_MARGIN
+            # The session's open episode and the client's nearly idle ones (not all of them:
+            # a client with many glasses has many open episodes).
+            episodes = await self.memories.turn_episodes(client_id, session_id, fresh)
+            current = next((e for e in episodes if e.session_id == session_id), None)
+            if any(e.end_time < fresh for e in episodes) or (
+                current is not None and (episode_cue(text) if new_topic is None else new_topic)
+            ):
+                # Some episode closes: one such change of the client's episodes at a time.
+                async with self._turns_of(CLIENT_LOCK, client_id):
+                    current = None
+                    for episode in await self.memories.open_episodes(client_id):
+                        if now - episode.end_time > EPISODE_GAP:
+                            await self._close_by_id(episode.episode_id, now)
+                        elif episode.session_id == session_id:
+                            current = episode
+                    if current is not None and (
+                        episode_cue(text) if new_topic is None else new_topic
+                    ):
+                        await self._close_by_id(current.episode_id, now)
+                        current = None
+            # Otherwise no episode closes: the turn joins (or opens) its session's episode,
+            # whatever the client's other sessions do meanwhile.
             episode_id = current.episode_id if current is not None else uuid.uuid4().hex
             await self.memories.record_turn(
                 client_id=client_id,
@@ -383,7 +404,7 @@ class MemoryEngine:
 
     async def close_episode(self, client_id: str, session_id: str) -> EpisodeRecord | None:
         """Close the session's open episode now (a host ending a conversation)."""
-        async with self._conversation(client_id):
+        async with self._turns_of(SESSION_LOCK, session_id), self._turns_of(CLIENT_LOCK, client_id):
             for episode in await self.memories.open_episodes(client_id):
                 if episode.session_id == session_id:
                     await self._close_by_id(episode.episode_id, self.clock())
@@ -391,16 +412,18 @@ class MemoryEngine:
         return None
 
     @contextlib.asynccontextmanager
-    async def _conversation(self, client_id: str) -> AsyncIterator[None]:
-        lock = self._turn_locks.setdefault(client_id, asyncio.Lock())
-        self._turn_users[client_id] = self._turn_users.get(client_id, 0) + 1
+    async def _turns_of(self, kind: str, key: str) -> AsyncIterator[None]:
+        """Hold the turn lock of a session or a client (dropped when nobody waits for it)."""
+        name = (kind, key)
+        lock = self._turn_locks.setdefault(name, asyncio.Lock())
+        self._turn_users[name] = self._turn_users.get(name, 0) + 1
         try:
             async with lock:
                 yield
         finally:
-            self._turn_users[client_id] -= 1
-            if not self._turn_users[client_id]:
-                del self._turn_users[client_id], self._turn_locks[client_id]
+            self._turn_users[name] -= 1
+            if not self._turn_users[name]:
+                del self._turn_users[name], self._turn_locks[name]
 
     async def _close_by_id(self, episode_id: str, now: datetime) -> None:
         episode = await self.memories.get_episode(episode_id)
@@ -714,7 +737,7 @@ class MemoryEngine:
                 return MaintenanceReport(ran_at=now)
             idle = await self.memories.idle_episodes(now - EPISODE_GAP, None)
             for episode in idle:
-                async with self._conversation(episode.client_id):
+                async with self._turns_of(CLIENT_LOCK, episode.client_id):
                     await self._close_by_id(episode.episode_id, now)
             report = await apply_decay_rules(
                 self.memories, now, self.weights, episodes_closed=len(idle)

@@ -13,9 +13,13 @@ each checkpoint, so a power loss or an OS crash can lose what was committed sinc
 (at most :data:`CHECKPOINT_INTERVAL_SECONDS`). ``FULL`` (one fsync per final) measured 2-3x
 fewer finals per second under load and multi-millisecond ack stalls. The
 WAL is never checkpointed inside a commit (``wal_autocheckpoint=0``): a background task owned
-by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes, with
-``TRUNCATE`` so the file shrinks back to zero bytes, and ``journal_size_limit`` caps what is
-left when a checkpoint can only reset it.
+by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes (sooner once
+it grows past :data:`CHECKPOINT_WAL_BYTES`), on a connection of its own (its own thread), so no
+query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` first (it copies the
+WAL into the file and syncs it without taking the write lock), then ``TRUNCATE`` without waiting
+(the WAL is already copied, so holding the write lock only takes the truncation; busy, it is
+tried again next round), so the file shrinks back to zero bytes; ``journal_size_limit`` caps
+what is left when a checkpoint can only reset it.
 """
 
 from __future__ import annotations
@@ -33,7 +37,12 @@ from .alarm_schema import ALARM_SCHEMA_V4
 from .auth_sessions import AuthSessionTable
 from .insights import InsightTables
 from .memories import MemoryTable
-from .memory_schema import MEMORY_SCHEMA_V3, MEMORY_SCHEMA_V5, MEMORY_SCHEMA_V8
+from .memory_schema import (
+    MEMORY_SCHEMA_V3,
+    MEMORY_SCHEMA_V5,
+    MEMORY_SCHEMA_V8,
+    MEMORY_SCHEMA_V10,
+)
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
@@ -51,6 +60,19 @@ logging.getLogger("aiosqlite").setLevel(logging.INFO)
 # one) and the size a reset WAL is truncated to.
 CHECKPOINT_INTERVAL_SECONDS: Final = 10.0
 WAL_SIZE_LIMIT_BYTES: Final = 1024 * 1024
+# PASSIVE checkpoints one round may run before it gives up until the next round.
+CHECKPOINT_PASSES: Final = 8
+# Between rounds, the WAL's size is looked at this often; this large, it is checkpointed at once.
+CHECKPOINT_WAL_CHECK_SECONDS: Final = 1.0
+CHECKPOINT_WAL_BYTES: Final = 4 * 1024 * 1024
+
+
+def _size(path: Path) -> int:
+    """A file's size, 0 when it does not exist (a truncated or not yet created WAL)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 class StoreError(Exception):
@@ -135,6 +157,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     SESSION_SUMMARY_SCHEMA_V7,
     MEMORY_SCHEMA_V8,
     MEMORY_VECTOR_SCHEMA_V9,
+    MEMORY_SCHEMA_V10,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -166,6 +189,9 @@ class ProactiveStore(
         self.path = path
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpointed_changes = 0
+        # The checkpoints' own connection (opened on first use, see the module docstring).
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpoint_lock = asyncio.Lock()
 
     @classmethod
     async def open(
@@ -221,14 +247,18 @@ class ProactiveStore(
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpoint_task
             self._checkpoint_task = None
-        await self._db.close()
-        worker = getattr(self._db, "_thread", None)
-        if isinstance(worker, threading.Thread):
-            for _ in range(1000):
-                if not worker.is_alive():
-                    break
-                await asyncio.sleep(0)
-                worker.join(0.001)
+        checkpointer, self._checkpointer = self._checkpointer, None
+        for db in (checkpointer, self._db):
+            if db is None:
+                continue
+            await db.close()
+            worker = getattr(db, "_thread", None)
+            if isinstance(worker, threading.Thread):
+                for _ in range(1000):
+                    if not worker.is_alive():
+                        break
+                    await asyncio.sleep(0)
+                    worker.join(0.001)
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -236,16 +266,48 @@ class ProactiveStore(
         return self._db
 
     async def checkpoint(self) -> bool:
-        """Copy the WAL into the database file and truncate it; False when it was busy."""
-        async with self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cursor:
+        """Copy the WAL into the database file and truncate it; False when it was busy.
+
+        Runs on the checkpoints' own connection: the store's connection keeps serving meanwhile
+        (a write waits at most for the truncation of an already copied WAL).
+        """
+        async with self._checkpoint_lock:
+            if self._checkpointer is None:
+                self._checkpointer = await aiosqlite.connect(self.path)
+                # Never wait for the write lock: a busy round is simply tried again.
+                await self._checkpointer.execute("PRAGMA busy_timeout=0")
+            return await self._checkpoint_on(self._checkpointer)
+
+    @staticmethod
+    async def _checkpoint_on(db: aiosqlite.Connection) -> bool:
+        """PASSIVE passes until the whole WAL is copied, then a TRUNCATE that never waits."""
+        # Each pass copies what the previous one left (the frames written meanwhile), so under
+        # load the passes get shorter until one copies the whole WAL.
+        for _ in range(CHECKPOINT_PASSES):
+            async with db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
+                row = await cursor.fetchone()
+            if row is not None and row[0] == 0 and row[1] == row[2]:
+                break
+        else:
+            return False  # tried again next round
+        async with db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cursor:
             row = await cursor.fetchone()
         return row is not None and row[0] == 0
 
     async def _checkpoint_loop(self, interval: float) -> None:
         """Checkpoint after writes, off the path of any acknowledgement (see the module)."""
+        wal = self.path.with_name(f"{self.path.name}-wal")
+        waited = 0.0
         while True:
-            await asyncio.sleep(interval)
+            tick = min(interval, CHECKPOINT_WAL_CHECK_SECONDS)
+            await asyncio.sleep(tick)
+            waited += tick
             try:
+                # A busy WAL is copied as soon as it is large, in small steps, rather than in
+                # one long copy every interval.
+                if waited < interval and _size(wal) < CHECKPOINT_WAL_BYTES:
+                    continue
+                waited = 0.0
                 async with self._db.execute("SELECT total_changes()") as cursor:
                     row = await cursor.fetchone()
                 changes = int(row[0]) if row else 0

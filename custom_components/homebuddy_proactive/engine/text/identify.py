@@ -15,6 +15,7 @@ executor at start-up. A client's language hint always wins over identification.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import threading
 import unicodedata
@@ -98,13 +99,15 @@ def _likelihoods(identifier: LanguageIdentifier, text: str) -> Any:
     import numpy  # loaded with the model, not at import (see the module's docstring)
 
     nextmove, output = identifier.tk_nextmove, identifier.tk_output
-    counts: Counter[int] = Counter()
+    # The automaton's walk, then the n-grams of every visited state counted in C: the same
+    # counts, in the same order (of first appearance), as counting them at each step.
+    visited: list[int] = []
+    visit = visited.append
     state = 0
     for byte in text.encode("utf8", errors="surrogatepass"):
         state = nextmove[(state << 8) + byte]
-        produced = output.get(state)
-        if produced:
-            counts.update(produced)
+        visit(state)
+    counts = Counter(itertools.chain.from_iterable(filter(None, map(output.get, visited))))
     if not counts:
         return None
     rows = numpy.fromiter(counts.keys(), dtype=numpy.intp, count=len(counts))

@@ -119,8 +119,13 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s)]
 
 
-def _clauses(sentence: str, accented: bool) -> list[_Clause]:
-    """Split a sentence into clauses at commas, colons and dashes."""
+@functools.lru_cache(maxsize=256)
+def _clauses(sentence: str, accented: bool) -> tuple[_Clause, ...]:
+    """Split a sentence into clauses at commas, colons and dashes.
+
+    Cached: identifying a language reads a sentence with one language's rules, its analysis
+    then with all of its candidates'.
+    """
     result: list[_Clause] = []
     for part in _CLAUSE_RE.split(sentence):
         words, raw, orig = _tokenize(part)
@@ -141,12 +146,12 @@ def _clauses(sentence: str, accented: bool) -> list[_Clause]:
                     after_answer,
                 )
             )
-    return [
+    return tuple(
         dataclasses.replace(clause, following=result[index + 1].orig)
         if index + 1 < len(result)
         else clause
         for index, clause in enumerate(result)
-    ]
+    )
 
 
 @dataclass(frozen=True, slots=True)
