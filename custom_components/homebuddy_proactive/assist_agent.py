@@ -18,6 +18,10 @@ Order of a turn (seed 001's dispatch layer, made safe for a home):
    model's chat answer.
 
 Nothing here raises to the user: every failure becomes a short sentence in their language.
+
+A little past 600 lines for a reason: the order above is one method reading top to bottom, and
+each step is a few lines over the engine's ``assist`` room and this package's handlers, where the
+work is; splitting it would scatter that order over files.
 """
 
 from __future__ import annotations
