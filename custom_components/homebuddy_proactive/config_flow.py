@@ -71,8 +71,7 @@ from .engine.config import (
 )
 from .engine.const import DETECTOR_CONVERSATE, DETECTOR_HEURISTIC, DETECTOR_MODES
 from .engine.llm import ModelUnavailableError, OllamaModel
-from .engine.memory import MemoryError as MemoryRequestError
-from .engine.memory import MemoryLinks
+from .engine.memory import MemoryLinkError, MemoryLinks
 
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
 # Listing models is quick on a healthy server; a longer wait only delays the error for the user.
@@ -169,9 +168,18 @@ def _memory_links(value: Any) -> str:
     text = str(value or "").strip()
     try:
         MemoryLinks.parse(text)
-    except MemoryRequestError as err:
-        raise ConfigError(str(err)) from err
+    except MemoryLinkError as err:
+        raise LineError(err.line, str(err)) from err
     return text
+
+
+class LineError(ConfigError):
+    """A multi-line option's bad line, named in the form's error (placeholder ``line``)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        """Keep the line for the form."""
+        super().__init__(message)
+        self.placeholders = {"line": str(line)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -514,6 +522,7 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
         section's error at the top of that section (as for Home Assistant's MQTT flows).
         """
         errors: dict[str, str] = {}
+        placeholders: dict[str, str] = {}
         if self._models is None:
             # The server's models, once per form, for the embedding model's dropdown.
             try:
@@ -526,8 +535,10 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
             for option in OPTION_FIELDS:
                 try:
                     options[option.key] = option.validate(typed.get(option.key, option.default))
-                except ConfigError:
+                except ConfigError as err:
                     errors[option.key] = option.error
+                    if isinstance(err, LineError):
+                        placeholders.update(err.placeholders)
             if not errors:
                 try:
                     EngineConfig(detector_mode=options[CONF_DETECTOR_MODE]).with_tuning(options)
@@ -546,6 +557,7 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
                 user_input and sectioned_options(_typed_values(user_input)),
             ),
             errors=errors,
+            description_placeholders=placeholders,
         )
 
     def _schema(self, errors: dict[str, str]) -> vol.Schema:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from custom_components.homebuddy_proactive.const import (
     CONF_NEWS_URL,
     CONF_WEATHER_ENTITY,
     DEFAULT_ALLOWED_DOMAINS,
+    DOMAIN,
 )
 from custom_components.homebuddy_proactive.engine.config import ConfigError, default_tuning
 from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
@@ -155,3 +158,23 @@ def test_domain_validation_beyond_the_selector() -> None:
     with pytest.raises(ConfigError):
         validate(["light", "garage"])
     assert FIELDS[CONF_ALLOWED_DOMAINS].error == "unknown_domain"
+
+
+async def test_a_bad_link_names_its_line(
+    hass: HomeAssistant, init_integration: MockConfigEntry
+) -> None:
+    """The error says which line of the links is wrong, in the user's language too."""
+    result = await hass.config_entries.options.async_init(init_integration.entry_id)
+    links = "person.lea = glasses-lea\nthis is not a linkperson.anna = glasses-anna"
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"], filled({**_base(), CONF_MEMORY_LINKS: links})
+    )
+    assert result["errors"][CONF_MEMORY_LINKS] == "invalid_memory_links"
+    assert result["description_placeholders"] == {"line": "2"}
+    translations = Path(__file__).parents[2] / "custom_components" / DOMAIN / "translations"
+    for code in ("en", "fr", "el"):
+        text = json.loads((translations / f"{code}.json").read_text())["options"]["error"][
+            "invalid_memory_links"
+        ]
+        assert "{line}" in text
+    assert init_integration.options == {}

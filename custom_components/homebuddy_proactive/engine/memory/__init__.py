@@ -26,7 +26,7 @@ from .records import (
 )
 from .scoring import ScoreWeights, memory_score, weights_from_config
 from .service import MemoryEngine, memory_dict
-from .speakers import MemoryLinks
+from .speakers import MemoryLinkError, MemoryLinks
 from .validation import DIFFICULTIES, EDITABLE_FIELDS, MemoryError, MemoryNotFoundError
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "MaintenanceReport",
     "MemoryEngine",
     "MemoryError",
+    "MemoryLinkError",
     "MemoryLinks",
     "MemoryNotFoundError",
     "ProcedureRecord",

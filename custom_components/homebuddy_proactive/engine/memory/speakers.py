@@ -22,6 +22,15 @@ from typing import Final
 from ..const import GLOBAL_CLIENT_ID, HOUSEHOLD_CLIENT_ID, MAX_ID_CHARACTERS
 from .validation import MemoryError, check_client
 
+
+class MemoryLinkError(MemoryError):
+    """A speaker-links text that does not read; ``line`` is the first bad line (1-based)."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+
+
 MAX_LINKS: Final = 100
 
 
@@ -35,7 +44,7 @@ class MemoryLinks:
     def parse(cls, text: str) -> MemoryLinks:
         """Read "speaker = client id" lines (blank lines and ``#`` comments are skipped).
 
-        Raises :class:`MemoryError` naming the first bad line: no "=", an empty side, an id
+        Raises :class:`MemoryLinkError` naming the first bad line: no "=", an empty side, an id
         too long, a speaker with spaces, the ``global`` client, or a speaker linked twice.
         """
         links: dict[str, str] = {}
@@ -45,21 +54,24 @@ class MemoryLinks:
                 continue
             speaker, equals, client = (part.strip() for part in line.partition("="))
             if not equals or not speaker or not client:
-                raise MemoryError(f"line {number}: write it as 'speaker = client id'")
+                raise MemoryLinkError(number, "write it as 'speaker = client id'")
             if len(speaker.split()) > 1:
                 # HA's ids (person.anna, a user's or a device's id) have no spaces: such a line
                 # is a typo that would never match anyone.
-                raise MemoryError(f"line {number}: a speaker is one id, without spaces")
+                raise MemoryLinkError(number, "a speaker is one id, without spaces")
             if max(len(speaker), len(client)) > MAX_ID_CHARACTERS:
-                raise MemoryError(f"line {number}: ids are at most {MAX_ID_CHARACTERS} characters")
-            check_client(client)
+                raise MemoryLinkError(number, f"ids are at most {MAX_ID_CHARACTERS} characters")
+            try:
+                check_client(client)
+            except MemoryError as err:
+                raise MemoryLinkError(number, str(err)) from err
             if client == GLOBAL_CLIENT_ID:
-                raise MemoryError(f"line {number}: the global memories belong to no speaker")
+                raise MemoryLinkError(number, "the global memories belong to no speaker")
             if speaker in links:
-                raise MemoryError(f"line {number}: {speaker} is already linked")
+                raise MemoryLinkError(number, f"{speaker} is already linked")
             links[speaker] = client
             if len(links) > MAX_LINKS:
-                raise MemoryError(f"at most {MAX_LINKS} links")
+                raise MemoryLinkError(number, f"at most {MAX_LINKS} links")
         return cls(links)
 
     def client_for(self, speakers: Iterable[str | None]) -> str:
