@@ -18,7 +18,7 @@ each figure is the median over the rounds; the peer's figure, ours and their rat
 
     .venv/bin/python scripts/bench_ingest.py [--rounds 3] [--finals 40] [--single 2000]
 
-The peer runs from its own venv (``.cache/peer-venv`` of the main checkout, made on first use
+The peer runs from its own venv (``.cache/peer-venv`` of this checkout, made on first use
 with the dependencies its ``pyproject.toml`` declares; ``--peer-python`` names another).
 """
 
@@ -49,8 +49,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fake_ollama import FakeOllama  # noqa: E402
 
-PEER_DIR = Path("/work/shared/peer/ProactiveAI")
-PEER_PYTHON = Path("/work/main/.cache/peer-venv/bin/python")
+# The peer beside this checkout and its venv in this checkout's ``.cache`` (PEER_DIR / PEER_VENV
+# move them), as scripts/bench_speech.py has them.
+PEER_DIR = Path(os.environ.get("PEER_DIR") or ROOT.parent / "shared" / "peer" / "ProactiveAI")
+PEER_PYTHON = Path(os.environ.get("PEER_VENV") or ROOT / ".cache" / "peer-venv") / "bin" / "python"
 USERNAME, PASSWORD = "bench", "bench-password"
 SOCKETS = 50
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

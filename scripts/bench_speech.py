@@ -35,14 +35,12 @@ import aiohttp
 ROOT: Final = Path(__file__).resolve().parent.parent
 SCRIPTS: Final = ROOT / "scripts"
 PROJECT_PYTHON: Final = ROOT / ".venv" / "bin" / "python"
-PEER_DIR: Final = Path(os.environ.get("PEER_DIR", "/work/shared/peer/ProactiveAI"))
-PEER_VENV: Final = Path(
-    os.environ.get("PEER_VENV")
-    or next(
-        (str(p) for p in (ROOT / ".cache" / "peer-venv",) if p.exists()),
-        "/work/main/.cache/peer-venv",
-    )
+# The peer beside this checkout (``../shared/peer/ProactiveAI``) and its venv in this checkout's
+# ``.cache``; both can be moved with PEER_DIR / PEER_VENV.
+PEER_DIR: Final = Path(
+    os.environ.get("PEER_DIR") or ROOT.parent / "shared" / "peer" / "ProactiveAI"
 )
+PEER_VENV: Final = Path(os.environ.get("PEER_VENV") or ROOT / ".cache" / "peer-venv")
 PEER_REQUIREMENTS: Final = (
     "aiosqlite>=0.20,<1",
     "fastapi>=0.115,<1",
