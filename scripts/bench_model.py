@@ -23,7 +23,7 @@ Ctrl-C. Usage (from the repository root)::
     .venv/bin/python scripts/bench_model.py --setup-only          # just build the bench venv
 
 ``--versus-peer`` runs instead the side-by-side of issue 14: ours and the peer
-(``/work/shared/peer/ProactiveAI``, see ``scripts/bench_speech.py``) against the same shim, in
+(``../shared/peer/ProactiveAI``, see ``scripts/bench_speech.py``) against the same shim, in
 interleaved rounds (``--rounds``), each playing the same continuous speech (partials word by
 word every ``--word-seconds``, finals, the next utterance at once; default conversations
 ``default.txt`` and ``technical-terms.txt``). Per server it reports the prompt tokens llama.cpp
