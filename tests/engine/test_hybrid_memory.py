@@ -28,7 +28,7 @@ from custom_components.homebuddy_proactive.engine.memory import (
     STORE_PROCEDURAL,
     MemoryEngine,
 )
-from custom_components.homebuddy_proactive.engine.memory.hybrid import fuse
+from custom_components.homebuddy_proactive.engine.memory.hybrid import fuse, similarity_floor
 from custom_components.homebuddy_proactive.engine.memory.records import SearchHit
 from custom_components.homebuddy_proactive.engine.memory.vectors import (
     INLINE_ROWS,
@@ -427,3 +427,22 @@ async def test_the_backfill_embeds_every_memory_in_batches(opened: Opened) -> No
     assert [len(r["input"]) for r in opened.fake.embed_requests] == [32, 32, 6]
     assert len(vectors(opened.path)) == 70
     assert await contents(engine, "Le docteur") == ["Souvenir numéro 50 chez le médecin"]
+
+
+@pytest.mark.parametrize(
+    ("unrelated", "related"),
+    [(0.78, 0.90), (0.30, 0.70)],
+    ids=["model_scoring_everything_high", "model_scoring_unrelated_low"],
+)
+def test_a_neighbour_counts_only_when_it_stands_out(unrelated: float, related: float) -> None:
+    """Whatever a model's scale, the memory that says it in other words is a match and the
+    twenty that every query resembles are not (a fixed 0.45 floor took them all with e5)."""
+    rng = np.random.default_rng(5)
+    cosines = np.concatenate([unrelated + rng.uniform(-0.03, 0.03, 20), [related]]).astype(
+        np.float32
+    )
+    floor = similarity_floor(cosines)
+    assert cosines.max() >= floor
+    assert (cosines >= floor).sum() == 1
+    # Too few candidates to tell a spread: the absolute floor alone.
+    assert similarity_floor(cosines[:3]) == pytest.approx(0.45)
