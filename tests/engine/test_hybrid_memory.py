@@ -141,11 +141,13 @@ async def test_a_learned_fact_is_embedded_and_found_by_meaning(opened: Opened) -
     store = await ProactiveStore.open(opened.path, checkpoint_interval=None)
     model = OllamaModel(opened.fake.url, "llama3.2:3b", timeout=5)
     engine = MemoryEngine(
-        store, lambda: NOW, model=model, learning_turns=8, embedding_model=EMBEDDER
+        store, lambda: NOW, model=model, learning_turns=1, embedding_model=EMBEDDER
     )
     opened.closing += [engine, store, model]
+    await engine.retrieve("c1", "bonjour", 5)  # the vectors' first load is over before
+    await engine.settle()
+    # A batch of one turn, and the episode left open: no other write wakes the vectors.
     await engine.observe_turn("c1", "s1", said, speaker="user", language="fr")
-    await engine.close_episode("c1", "s1")
     await engine.settle()
     (fact,) = await engine.list("c1")
     assert (fact.content, fact.source) == (learned, "learned")
