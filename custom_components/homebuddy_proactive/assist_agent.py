@@ -96,7 +96,7 @@ from .engine.assist import (
     spoken_language,
     spoken_time,
 )
-from .engine.memory import STORE_EPISODIC, MemoryLinks, told_memories
+from .engine.memory import STORE_EPISODIC, MemoryLinkError, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.proactive.engine import ProactiveEngine
 from .engine.text import detect_language, is_question
@@ -174,6 +174,20 @@ def turn_language(requested: str | None, text: str) -> str:
     return spoken_language(detect_language(text))
 
 
+def speaker_links(text: str) -> MemoryLinks:
+    """Whose memories each speaker reaches, from the options.
+
+    The options flow refuses links that do not read, but a value stored by an older version may
+    break a rule added since: then no links (every speaker in the household scope), with a
+    warning to correct them in the options, rather than an entry that does not load.
+    """
+    try:
+        return MemoryLinks.parse(text)
+    except MemoryLinkError as err:
+        LOGGER.warning("Speaker links ignored until corrected in the options: %s", err)
+        return MemoryLinks.parse("")
+
+
 class HomeBuddyAssistant:
     """Everything the Assist agent of one config entry keeps between turns."""
 
@@ -197,8 +211,7 @@ class HomeBuddyAssistant:
         self.memory = engine.memory
         self.memory_limit = engine.config.memory_result_limit
         self.alarms = AlarmClock(hass, AlarmBook(engine.store))
-        # Validated by the options flow; whose memories each speaker reaches.
-        self.links = MemoryLinks.parse(options.get(CONF_MEMORY_LINKS) or "")
+        self.links = speaker_links(options.get(CONF_MEMORY_LINKS) or "")
         self.weather_entity: str | None = options.get(CONF_WEATHER_ENTITY) or None
         news_url: str = options.get(CONF_NEWS_URL) or ""
         self.news: NewsReader | None = None

@@ -408,6 +408,7 @@ async def test_bad_extractions_store_nothing(
     fake_ollama.queue(reply)
     await m.say(DUPONT_SAID)
     await m.engine.settle()
+    assert fake_ollama.chat_count == 1  # the model was asked, and its answer refused
     assert await m.facts() == []
 
 

@@ -178,3 +178,16 @@ async def test_a_bad_link_names_its_line(
         ]
         assert "{line}" in text
     assert init_integration.options == {}
+
+
+async def test_links_stored_before_a_newer_rule_do_not_stop_the_entry(
+    hass: HomeAssistant,
+    setup_with_options: Any,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Links saved by an older version that a rule added since refuses (a speaker with
+    spaces): the entry still loads, every speaker is in the household scope, and the log says
+    to correct them."""
+    entry = await setup_with_options(**{CONF_MEMORY_LINKS: "person lea = glasses-lea"})
+    assert entry.runtime_data.assist.links.client_for(("person lea",)) == "assist"
+    assert "Speaker links ignored until corrected in the options" in caplog.text

@@ -361,8 +361,12 @@ class OllamaModel:
         return self._session
 
     def report_timeout(self) -> None:
-        """Count a call its caller cut short at the caller's deadline (a timeout)."""
-        self._failed("chat", TimeoutError())
+        """Count a call its caller cut short at the caller's deadline (a timeout).
+
+        The deadline counts time queued behind other calls too, so a busy model that answers
+        is not reported unreachable for it (the status follows the server, not our queue)."""
+        self.stats.failures += 1
+        self.stats.last_error = _describe(TimeoutError())
 
     def report_invalid(self, reason: str) -> None:
         """Count an answer that was JSON but broke the schema (logged once per reason)."""

@@ -37,9 +37,9 @@ from .learning import (
     extraction_schema,
     parse_decisions,
     parse_extraction,
+    repeat_of,
 )
 from .records import STORE_FACTUAL
-from .search import search_text
 from .stores import MemoryStore
 
 LOGGER = logging.getLogger(__name__)
@@ -165,7 +165,7 @@ class Learner:
         ]
         answer: dict[str, Any] = {"decisions": []}
         if any(
-            shown and not any(search_text(m.content) == search_text(fact.content) for m in shown)
+            shown and repeat_of(fact, shown) is None
             for fact, shown in zip(facts, candidates, strict=True)
         ):  # something to decide: a fact with similar memories, none of them saying it
             answer = await model.turns.background(
