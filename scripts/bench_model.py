@@ -34,10 +34,12 @@ prompt tokens per call, from the shim's counters, and time-to-card p50/p95 of th
     .venv/bin/python scripts/bench_model.py --versus-peer
 
 Options: ``--mode`` (DETECTOR_MODE, default conversate), ``--timeout`` (seconds to wait for an
-insight, default 60), ``--threads`` (llama.cpp threads, default 2), ``--ctx`` (context, default
-4096), ``--keep-logs`` (keep the temp dir with the server and shim logs). The first setup builds
-llama.cpp (about 4.5 minutes on 2 cores) and prints how long it took. This is a benchmark, not a
-test: its exit status is 0 when it ran, whatever the figures.
+insight, default 60), ``--threads`` (llama.cpp threads, default 1: the servers under test share the
+machine's cores, and llama.cpp's threads wait for each other whenever one is preempted — on a busy
+2-core machine two threads made one 60-token answer take 93 s, one thread 4.8 s), ``--ctx``
+(context, default 4096), ``--keep-logs`` (keep the temp dir with the server and shim logs). The
+first setup builds llama.cpp (about 4.5 minutes on 2 cores) and prints how long it took. This is a
+benchmark, not a test: its exit status is 0 when it ran, whatever the figures.
 
 Longer than 600 lines: one script owns the bench venv, the processes and both benchmarks (the
 simulator run and the side-by-side with the peer), so ``scripts/develop`` and the README point
@@ -63,6 +65,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -501,7 +504,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("files", nargs="*", type=Path, help="default: simulator-input/*")
     parser.add_argument("--mode", default="conversate", help="DETECTOR_MODE (default conversate)")
     parser.add_argument("--timeout", type=float, default=60.0)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--ctx", type=int, default=4096)
     parser.add_argument("--keep-logs", action="store_true")
     parser.add_argument("--setup-only", action="store_true")
@@ -693,20 +696,23 @@ def versus_peer(
     questions = sum(s.question for s in spoken)
     # Both wait as long for the model (a 135M model on a busy 2-core machine can be slow).
     wait = {"OLLAMA_TIMEOUT_SECONDS": str(int(args.model_timeout))}
-    servers = {
-        kind: Server(kind, shim_url, MODEL_NAME, workdir, env=wait) for kind in ("ours", "peer")
-    }
     rounds: dict[str, list[dict[str, float]]] = {"ours": [], "peer": []}
     log(
         f"{len(spoken)} finals ({questions} questions), a partial per word every "
-        f"{args.word_seconds:.2f} s; model {MODEL_NAME} through the shim, one context"
+        f"{args.word_seconds:.2f} s; model {MODEL_NAME} through the shim, one context, "
+        f"{args.threads} llama.cpp thread(s)"
     )
+    server: Server | None = None
     try:
-        for server in servers.values():
-            server.start()
         for number in range(1, args.rounds + 1):
-            for kind, server in servers.items():
-                # Each round starts from a context the other server left: cold for both.
+            for kind in ("ours", "peer") if number % 2 else ("peer", "ours"):
+                # Only the server of the round runs, from a fresh database: no background
+                # call of the other one (summaries, learning) takes the model meanwhile. The
+                # round starts from a context the other server left: cold for both.
+                folder = workdir / f"round{number}"
+                folder.mkdir(exist_ok=True)
+                server = Server(kind, shim_url, MODEL_NAME, folder, env=wait)
+                server.start()
                 before = http_json(f"{shim_url}/bench/stats")[1]
                 played = asyncio.run(
                     play(
@@ -722,13 +728,16 @@ def versus_peer(
                 while after["in_flight"] and time.monotonic() < drain:  # calls still running
                     time.sleep(1)
                     after = http_json(f"{shim_url}/bench/stats")[1]
+                server.stop()
                 evaluated = after["evaluated_tokens"][len(before["evaluated_tokens"]) :]
                 prompt = after["prompt_tokens"][len(before["prompt_tokens"]) :]
+                seconds = after["seconds"][len(before["seconds"]) :]
                 waits = played.times_to_card()
                 result = {
                     "calls": len(evaluated),
                     "evaluated": statistics.mean(evaluated) if evaluated else float("nan"),
                     "prompt": statistics.mean(prompt) if prompt else float("nan"),
+                    "seconds": statistics.mean(seconds) if seconds else float("nan"),
                     "p50": percentile(waits, 0.5),
                     "p95": percentile(waits, 0.95),
                     "answered": len(waits),
@@ -738,10 +747,12 @@ def versus_peer(
                     f"round {number} {kind}: {result['calls']} calls, evaluated "
                     f"{result['evaluated']:.0f} of {result['prompt']:.0f} prompt tokens/call, "
                     f"time-to-card p50 {result['p50']:.2f} s p95 {result['p95']:.2f} s "
-                    f"({len(waits)}/{questions} questions answered)"
+                    f"({len(waits)}/{questions} questions answered), "
+                    f"{result['seconds']:.1f} s per model call, error frames: "
+                    f"{dict(Counter(played.errors)) or 'none'}"
                 )
     finally:
-        for server in servers.values():
+        if server is not None:
             server.stop()
     rows = (
         ("prompt tokens evaluated per call", "evaluated", "{:.0f}"),
@@ -749,6 +760,7 @@ def versus_peer(
         ("question time-to-card p50 (s)", "p50", "{:.2f}"),
         ("question time-to-card p95 (s)", "p95", "{:.2f}"),
         ("model calls per round", "calls", "{:.0f}"),
+        ("seconds per model call", "seconds", "{:.1f}"),
     )
     log(f"\n{'medians of ' + str(args.rounds) + ' rounds':<36} {'peer':>9} {'ours':>9}")
     for label, key, shape in rows:
