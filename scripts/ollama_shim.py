@@ -34,6 +34,8 @@ serves it as the embedding model ``--embed-name`` (``multilingual-e5-small`` unl
 One KV-cache slot, as on a Pi: ``num_ctx`` is not per call (the context is ``--ctx``).
 
 One llama call runs at a time (a lock), in a thread executor, so the event loop stays free.
+As with Ollama, a caller that hangs up is dropped: a request still waiting is not run, and a
+generation stops at its next token (the prompt being read is read to its end first).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import json
 import logging
 import os
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -368,9 +371,20 @@ class Shim:
                     # Ollama drops a cancelled request instead of running it for nobody.
                     self.stats.abandoned += 1
                     return web.json_response({"error": "client went away"}, status=499)
-                result = await asyncio.get_running_loop().run_in_executor(
-                    None, self._complete, kwargs
+                cancel = threading.Event()
+                done = asyncio.get_running_loop().run_in_executor(
+                    None, self._complete, kwargs, cancel
                 )
+                while not done.done():
+                    await asyncio.wait({done}, timeout=0.1)
+                    if request.transport is None or request.transport.is_closing():
+                        # As Ollama: a caller that hangs up stops the generation (the prompt
+                        # being read is read to its end first).
+                        cancel.set()
+                result = await done
+            if result is None:
+                self.stats.abandoned += 1
+                return web.json_response({"error": "client went away"}, status=499)
         except Exception as err:  # any llama failure becomes an HTTP 500
             self.stats.failures += 1
             LOGGER.warning("chat failed: %r", err)
@@ -414,11 +428,31 @@ class Shim:
         await response.write_eof()
         return response
 
-    def _complete(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _complete(self, kwargs: dict[str, Any], cancel: threading.Event) -> dict[str, Any] | None:
+        """One chat completion, streamed token by token so ``cancel`` stops it; None when
+        it was cancelled."""
         # What the context held before: llama.cpp reuses its longest common prefix.
         held = self.llama.input_ids[: self.llama.n_tokens].tolist()
-        result = self._create(kwargs)
-        prompt_tokens = int((result.get("usage") or {}).get("prompt_tokens", 0))
+        parts: list[str] = []
+        prompt_tokens: int | None = None
+        finish = "stop"
+        stream = self._create(dict(kwargs, stream=True))
+        for chunk in stream:
+            if prompt_tokens is None:
+                prompt_tokens = int(self.llama.n_tokens)  # the prompt is read, nothing generated
+            choice = chunk["choices"][0]
+            text = (choice.get("delta") or {}).get("content")
+            if text:
+                parts.append(text)
+            finish = choice.get("finish_reason") or finish
+            if cancel.is_set():
+                stream.close()
+                return None
+        prompt_tokens = prompt_tokens or 0
+        result: dict[str, Any] = {
+            "choices": [{"message": {"content": "".join(parts)}, "finish_reason": finish}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(parts)},
+        }
         prompt = self.llama.input_ids[:prompt_tokens].tolist()
         common = 0
         for a, b in zip(held, prompt, strict=False):
@@ -430,9 +464,9 @@ class Shim:
         result["evaluated_tokens"] = max(0, prompt_tokens - reused)
         return result
 
-    def _create(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _create(self, kwargs: dict[str, Any]) -> Any:
         try:
-            result: dict[str, Any] = self.llama.create_chat_completion(**kwargs)
+            result = self.llama.create_chat_completion(**kwargs)
         except (ValueError, RuntimeError) as err:
             if "response_format" not in kwargs or "schema" not in kwargs["response_format"]:
                 raise
