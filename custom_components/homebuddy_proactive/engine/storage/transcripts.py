@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import aiosqlite
 
@@ -36,11 +36,21 @@ class TranscriptTable:
 
     _db: aiosqlite.Connection
 
-    async def add_transcript(self, record: TranscriptRecord, received_at: datetime) -> bool:
+    if TYPE_CHECKING:
+
+        async def commit(self, mark: int | None = None) -> None:
+            """:meth:`ProactiveStore.commit` (the group commit)."""
+
+    async def add_transcript(
+        self, record: TranscriptRecord, received_at: datetime, *, commit: bool = True
+    ) -> bool:
         """Store one final transcript; return False when it was already there (a replay).
 
         The same final is the same session, event id and text; the table's unique index
-        decides, whatever the time, socket or process since the first copy was stored.
+        decides, whatever the time, socket or process since the first copy was stored. With
+        ``commit=False`` the row is written, not yet committed: the caller awaits
+        :meth:`ProactiveStore.commit` before it acknowledges (a replay too: the row it ran
+        into may be another caller's, not committed yet).
         """
         cursor = await self._db.execute(
             "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
@@ -57,7 +67,8 @@ class TranscriptTable:
                 received_at.isoformat(),
             ),
         )
-        await self._db.commit()
+        if commit:
+            await self.commit()
         return cursor.rowcount > 0
 
     async def recent_transcripts(
