@@ -349,6 +349,51 @@ async def test_migration_6_removes_exact_duplicates_and_keeps_the_rest(tmp_path:
         await store.close()
 
 
+def wal_commits(path: Path) -> int:
+    """How many commits the -wal file holds (frames that end a transaction), since its start."""
+    wal = path.with_name(f"{path.name}-wal")
+    data = wal.read_bytes() if wal.exists() else b""
+    if len(data) < 32:
+        return 0
+    frame = int.from_bytes(data[8:12], "big") + 24
+    salts, commits = data[16:24], 0
+    for offset in range(32, len(data) - frame + 1, frame):
+        if data[offset + 8 : offset + 16] != salts:
+            break
+        commits += int.from_bytes(data[offset + 4 : offset + 8], "big") != 0
+    return commits
+
+
+async def test_writers_at_once_share_commits_and_return_only_once_committed(
+    tmp_path: Path,
+) -> None:
+    """Forty finals written at once (as forty sockets would): each writer returns only when
+    another connection sees its row, and the WAL holds far fewer commits than finals."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    reader = await aiosqlite.connect(path)
+    try:
+        await store.add_transcript(transcript("before", event_id="before"), NOW)
+        commits_before = wal_commits(path)
+
+        async def write(index: int) -> bool:
+            mark = store.write_mark()
+            record = transcript(f"final {index}", event_id=f"e{index}")
+            assert await store.add_transcript(record, NOW, commit=False)
+            await store.commit(mark)
+            rows = await reader.execute_fetchall(
+                "SELECT COUNT(*) FROM transcripts WHERE event_id = ?", (f"e{index}",)
+            )
+            return next(iter(rows))[0] == 1
+
+        assert all(await asyncio.gather(*(write(i) for i in range(40))))
+        assert await store.count_transcripts() == 41
+        assert 1 <= wal_commits(path) - commits_before <= 10
+    finally:
+        await reader.close()
+        await store.close()
+
+
 # -- WAL checkpoints and writability ---------------------------------------------------------
 
 

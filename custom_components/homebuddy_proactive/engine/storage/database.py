@@ -45,12 +45,13 @@ from .memory_schema import (
     MEMORY_SCHEMA_V5,
     MEMORY_SCHEMA_V8,
     MEMORY_SCHEMA_V10,
+    MEMORY_SCHEMA_V11,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
-from .transcripts import TRANSCRIPT_SCHEMA_V6, TranscriptTable
+from .transcripts import TRANSCRIPT_SCHEMA_V6, TRANSCRIPT_SCHEMA_V11, TranscriptTable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -161,6 +162,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_SCHEMA_V8,
     MEMORY_VECTOR_SCHEMA_V9,
     MEMORY_SCHEMA_V10,
+    # v11: fewer pages written per final (transcripts and episode turns).
+    (*TRANSCRIPT_SCHEMA_V11, *MEMORY_SCHEMA_V11),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 

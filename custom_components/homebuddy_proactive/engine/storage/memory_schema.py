@@ -1,4 +1,4 @@
-"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8 and v10.
+"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10 and v11.
 
 Kept apart from ``database.py`` (which appends them to its migrations) because the memory room
 shares its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
@@ -15,6 +15,8 @@ from typing import Final
 
 SHORT_TERM_TURNS: Final = 20
 MAX_EPISODE_TURNS: Final = 200
+# From v11 an episode's oldest turns go in batches, every this many turns (see v11).
+EPISODE_TRIM_EVERY: Final = 32
 MAX_EPISODE_TURN_CHARACTERS: Final = 1000
 
 CODE_FACTUAL: Final = 0
@@ -264,10 +266,12 @@ MEMORY_SCHEMA_V8: Final[tuple[str, ...]] = (
 
 # The columns of an episode's turn, as the ``turns`` JSON of its row lists them (oldest first):
 # SQL over ``memory_episodes`` (every query of episodes reads that table without an alias).
+# The newest MAX_EPISODE_TURNS only (from v11 a few older ones wait for their batch's trim).
 EPISODE_TURNS_JSON: Final = (
     "(SELECT json_group_array(json_object('speaker', speaker, 'text', text, 'at', at))"
-    " FROM (SELECT speaker, text, at FROM memory_episode_turns"
-    " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id ORDER BY id))"
+    " FROM (SELECT * FROM (SELECT id, speaker, text, at FROM memory_episode_turns"
+    " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
+    f" ORDER BY id DESC LIMIT {MAX_EPISODE_TURNS}) ORDER BY id))"
 )
 
 # v10: an episode's turns are rows of their own (``memory_episode_turns``) instead of a JSON
@@ -308,5 +312,34 @@ MEMORY_SCHEMA_V10: Final[tuple[str, ...]] = (
     END""",
     """CREATE TRIGGER memory_episodes_turns_delete AFTER DELETE ON memory_episodes BEGIN
         DELETE FROM memory_episode_turns WHERE episode_id = old.episode_id;
+    END""",
+)
+
+
+# v11: a final writes fewer pages. An episode still shows its newest MAX_EPISODE_TURNS turns
+# (``EPISODE_TURNS_JSON``), but its older ones are deleted in one batch every
+# EPISODE_TRIM_EVERY turns (its ``turn_count``) instead of one with every turn: in a long
+# episode each final rewrote the pages of its oldest turn and of its index entry, and walked
+# 200 index entries to find it. At most MAX_EPISODE_TURNS + EPISODE_TRIM_EVERY - 1 rows wait.
+MEMORY_SCHEMA_V11: Final[tuple[str, ...]] = (
+    "DROP TRIGGER memory_turns_episode",
+    f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
+    WHEN new.episode_id IS NOT NULL BEGIN
+        INSERT OR IGNORE INTO memory_episodes
+            (episode_id, client_id, session_id, start_time, end_time, language)
+            VALUES (new.episode_id, new.client_id, new.session_id, new.created_at,
+                new.created_at, new.language);
+        UPDATE memory_episodes SET turn_count = turn_count + 1, end_time = new.created_at
+            WHERE episode_id = new.episode_id;
+        INSERT INTO memory_episode_turns (episode_id, speaker, text, at)
+            VALUES (new.episode_id, new.speaker,
+                substr(new.text, 1, {MAX_EPISODE_TURN_CHARACTERS}), new.created_at);
+    END""",
+    f"""CREATE TRIGGER memory_episode_turns_trim AFTER INSERT ON memory_episode_turns
+    WHEN (SELECT turn_count FROM memory_episodes WHERE episode_id = new.episode_id)
+        % {EPISODE_TRIM_EVERY} = 0 BEGIN
+        DELETE FROM memory_episode_turns WHERE episode_id = new.episode_id AND id <= (
+            SELECT id FROM memory_episode_turns WHERE episode_id = new.episode_id
+            ORDER BY id DESC LIMIT 1 OFFSET {MAX_EPISODE_TURNS});
     END""",
 )
