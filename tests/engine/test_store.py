@@ -19,6 +19,7 @@ from custom_components.homebuddy_proactive.engine.storage import (
     StoreError,
     TranscriptRecord,
 )
+from custom_components.homebuddy_proactive.engine.storage.commits import WriteLostError
 from tests.engine.conftest import insert_old_memory
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -392,6 +393,45 @@ async def test_writers_at_once_share_commits_and_return_only_once_committed(
     finally:
         await reader.close()
         await store.close()
+
+
+async def test_a_failed_commit_fails_every_write_pending_since(tmp_path: Path) -> None:
+    """A commit refused (here by a deferred constraint, as a full disk would refuse it): its
+    writer gets the error, a writer whose write began before the failure is told to write
+    again (never answered as committed), and a write that begins afterwards commits."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    db = store.connection
+    try:
+        await db.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        await db.execute(
+            "CREATE TABLE child (parent_id INTEGER REFERENCES parent (id)"
+            " DEFERRABLE INITIALLY DEFERRED)"
+        )
+        await db.commit()
+        early = store.write_mark()  # a writer on its way: its write began, its commit later
+        assert await store.add_transcript(transcript("early", event_id="e1"), NOW, commit=False)
+        await db.execute("INSERT INTO child VALUES (42)")  # checked only at the commit
+        mark = store.write_mark()
+        assert await store.add_transcript(transcript("failing", event_id="e2"), NOW, commit=False)
+        with pytest.raises(sqlite3.IntegrityError):
+            await store.commit(mark)
+        await db.execute("DELETE FROM child")
+        with pytest.raises(WriteLostError):
+            await store.commit(early)
+        late = store.write_mark()
+        assert await store.add_transcript(transcript("late", event_id="e3"), NOW, commit=False)
+        await store.commit(late)
+    finally:
+        await store.close()
+    reopened = await ProactiveStore.open(path)
+    try:
+        # What the failed commit left open was committed later: the writers told to write
+        # again find their finals there (a replay, acknowledged once).
+        assert await reopened.add_transcript(transcript("early", event_id="e1"), NOW) is False
+        assert await reopened.count_transcripts() == 3
+    finally:
+        await reopened.close()
 
 
 # -- WAL checkpoints and writability ---------------------------------------------------------
