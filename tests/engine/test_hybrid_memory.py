@@ -271,7 +271,7 @@ async def test_a_new_embedding_model_replaces_every_vector(opened: Opened) -> No
 
 async def test_migration_from_v7_keeps_every_memory_and_embeds_them(opened: Opened) -> None:
     """A file at schema 7 with memories of every store: all kept, listed, then embedded."""
-    assert SCHEMA_VERSION == 10
+    assert SCHEMA_VERSION == 11
     store = await ProactiveStore.open(opened.path, target_version=7, checkpoint_interval=None)
     for client, kind, content in (
         ("c1", "person", "Mon médecin s'appelle Dupont"),

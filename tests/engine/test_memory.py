@@ -9,7 +9,7 @@ import math
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,9 @@ from custom_components.homebuddy_proactive.engine.storage import (
     SCHEMA_VERSION,
     MemoryRecord,
     ProactiveStore,
+    TranscriptRecord,
 )
+from custom_components.homebuddy_proactive.engine.storage.memory_schema import EPISODE_TRIM_EVERY
 from tests.engine.conftest import EngineHarness, insert_old_memory
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
 
@@ -1030,6 +1032,69 @@ async def test_a_long_episode_keeps_its_newest_200_turns(memories: Factory) -> N
     assert [t["text"] for t in long["turns"]] == [
         f"Turn {n} of a long chat." for n in range(3, 203)
     ]
+    # The older turns go in batches: the file never holds more than a batch beyond the 200.
+    for n in range(203, 300):
+        await m.engine.observe_turn("c1", "s1", f"Turn {n} of a long chat.")
+        rows = await m.store.connection.execute_fetchall(
+            "SELECT COUNT(*) FROM memory_episode_turns WHERE episode_id = ?", (episode,)
+        )
+        assert 200 <= next(iter(rows))[0] < 200 + EPISODE_TRIM_EVERY
+    exported = (await m.engine.export("c1"))["stores"][STORE_EPISODIC]
+    (long,) = [e for e in exported if e["episode_id"] == episode]
+    assert [t["text"] for t in long["turns"]] == [
+        f"Turn {n} of a long chat." for n in range(100, 300)
+    ]
+
+
+async def test_a_v10_file_keeps_its_transcripts_and_episodes(tmp_path: Path) -> None:
+    """A schema-10 file (replay index over the text, every turn trimming its episode) keeps its
+    finals, still recognises their replays, and its long episode keeps its newest 200 turns,
+    in order, with the turns that follow."""
+    path = tmp_path / "v10.db"
+    old = await ProactiveStore.open(path, target_version=10)
+    for n in range(205):
+        await old.connection.execute(
+            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES ('c1', 's1', 'e1', 'owner', ?, 'en', ?)",
+            (f"Old turn {n}.", (T0 + timedelta(seconds=n)).isoformat()),
+        )
+    await old.connection.execute(
+        "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
+        " timestamp, received_at) VALUES ('ev1', 'c1', 's1', 'Old final.', 'owner', 'en', ?, ?)",
+        (T0.isoformat(), T0.isoformat()),
+    )
+    await old.connection.commit()
+    await old.close()
+
+    store = await ProactiveStore.open(path)
+    clock = Clock()
+    clock.now = T0 + timedelta(minutes=5)
+    engine = MemoryEngine(store, clock)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        replay = TranscriptRecord(
+            event_id="ev1",
+            client_id="c1",
+            session_id="s1",
+            text="Old final.",
+            speaker="owner",
+            language="en",
+            timestamp=T0,
+        )
+        assert await store.add_transcript(replay, clock.now) is False
+        assert await store.add_transcript(replace(replay, text="Another final."), clock.now)
+        assert await store.count_transcripts("s1") == 2
+        for n in range(40):
+            assert await engine.observe_turn("c1", "s1", f"New turn {n}.") == "e1"
+        (episode,) = (await engine.export("c1"))["stores"][STORE_EPISODIC]
+        assert episode["turn_count"] == 245
+        assert [t["text"] for t in episode["turns"]] == [
+            *(f"Old turn {n}." for n in range(45, 205)),
+            *(f"New turn {n}." for n in range(40)),
+        ]
+    finally:
+        await engine.close()
+        await store.close()
 
 
 async def test_a_v8_file_keeps_its_episodes_turns_in_order(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from custom_components.homebuddy_proactive.engine.storage import (
     StoreError,
     TranscriptRecord,
 )
+from custom_components.homebuddy_proactive.engine.storage.commits import WriteLostError
 from tests.engine.conftest import insert_old_memory
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -347,6 +348,90 @@ async def test_migration_6_removes_exact_duplicates_and_keeps_the_rest(tmp_path:
         assert await store.add_transcript(transcript("twice", event_id="e1"), NOW) is False
     finally:
         await store.close()
+
+
+def wal_commits(path: Path) -> int:
+    """How many commits the -wal file holds (frames that end a transaction), since its start."""
+    wal = path.with_name(f"{path.name}-wal")
+    data = wal.read_bytes() if wal.exists() else b""
+    if len(data) < 32:
+        return 0
+    frame = int.from_bytes(data[8:12], "big") + 24
+    salts, commits = data[16:24], 0
+    for offset in range(32, len(data) - frame + 1, frame):
+        if data[offset + 8 : offset + 16] != salts:
+            break
+        commits += int.from_bytes(data[offset + 4 : offset + 8], "big") != 0
+    return commits
+
+
+async def test_writers_at_once_share_commits_and_return_only_once_committed(
+    tmp_path: Path,
+) -> None:
+    """Forty finals written at once (as forty sockets would): each writer returns only when
+    another connection sees its row, and the WAL holds far fewer commits than finals."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    reader = await aiosqlite.connect(path)
+    try:
+        await store.add_transcript(transcript("before", event_id="before"), NOW)
+        commits_before = wal_commits(path)
+
+        async def write(index: int) -> bool:
+            mark = store.write_mark()
+            record = transcript(f"final {index}", event_id=f"e{index}")
+            assert await store.add_transcript(record, NOW, commit=False)
+            await store.commit(mark)
+            rows = await reader.execute_fetchall(
+                "SELECT COUNT(*) FROM transcripts WHERE event_id = ?", (f"e{index}",)
+            )
+            return next(iter(rows))[0] == 1
+
+        assert all(await asyncio.gather(*(write(i) for i in range(40))))
+        assert await store.count_transcripts() == 41
+        assert 1 <= wal_commits(path) - commits_before <= 10
+    finally:
+        await reader.close()
+        await store.close()
+
+
+async def test_a_failed_commit_fails_every_write_pending_since(tmp_path: Path) -> None:
+    """A commit refused (here by a deferred constraint, as a full disk would refuse it): its
+    writer gets the error, a writer whose write began before the failure is told to write
+    again (never answered as committed), and a write that begins afterwards commits."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    db = store.connection
+    try:
+        await db.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+        await db.execute(
+            "CREATE TABLE child (parent_id INTEGER REFERENCES parent (id)"
+            " DEFERRABLE INITIALLY DEFERRED)"
+        )
+        await db.commit()
+        early = store.write_mark()  # a writer on its way: its write began, its commit later
+        assert await store.add_transcript(transcript("early", event_id="e1"), NOW, commit=False)
+        await db.execute("INSERT INTO child VALUES (42)")  # checked only at the commit
+        mark = store.write_mark()
+        assert await store.add_transcript(transcript("failing", event_id="e2"), NOW, commit=False)
+        with pytest.raises(sqlite3.IntegrityError):
+            await store.commit(mark)
+        await db.execute("DELETE FROM child")
+        with pytest.raises(WriteLostError):
+            await store.commit(early)
+        late = store.write_mark()
+        assert await store.add_transcript(transcript("late", event_id="e3"), NOW, commit=False)
+        await store.commit(late)
+    finally:
+        await store.close()
+    reopened = await ProactiveStore.open(path)
+    try:
+        # What the failed commit left open was committed later: the writers told to write
+        # again find their finals there (a replay, acknowledged once).
+        assert await reopened.add_transcript(transcript("early", event_id="e1"), NOW) is False
+        assert await reopened.count_transcripts() == 3
+    finally:
+        await reopened.close()
 
 
 # -- WAL checkpoints and writability ---------------------------------------------------------

@@ -332,12 +332,14 @@ class MemoryEngine:
         speaker: str | None = None,
         language: str | None = None,
         new_topic: bool | None = None,
+        commit: bool = True,
     ) -> str | None:
         """Record a final turn in short-term memory and its episode; return the episode id.
 
         A turn opens a new episode after a 30-minute silence or when it announces a new topic
         (``new_topic``: the caller's reading of the turn, read here when not given); the
-        previous episode is then closed with its summary.
+        previous episode is then closed with its summary. ``commit=False`` leaves the turn to
+        the caller's :meth:`ProactiveStore.commit` (a final commits its transcript with it).
         """
         text = text.strip()
         if not text:
@@ -376,6 +378,7 @@ class MemoryEngine:
                 text=text,
                 language=language,
                 now=now,
+                commit=commit,
             )
         if self._learning:
             self._learner.heard(

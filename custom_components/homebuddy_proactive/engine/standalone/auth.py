@@ -100,7 +100,11 @@ class AccessTokens:
 
     def is_valid(self, token: str) -> bool:
         """Whether the token is known, not revoked and not expired (from memory)."""
-        expires_at = self._expiry.get(token_hash(token))
+        return self.is_valid_hash(token_hash(token))
+
+    def is_valid_hash(self, hashed: str) -> bool:
+        """:meth:`is_valid` for a token hashed once (a socket checks it on every message)."""
+        expires_at = self._expiry.get(hashed)
         return expires_at is not None and self.clock() < expires_at
 
     async def revoke(self, token: str) -> bool:

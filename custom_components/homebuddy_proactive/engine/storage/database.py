@@ -5,7 +5,9 @@ module that owns it (``transcripts.py``, ``insights.py``, ``memories.py``, ``peo
 ``auth_sessions.py``, ``session_summaries.py``), joined here as the store's methods; the memory
 room and the alarms use :attr:`ProactiveStore.connection` for their own tables. Every write is
 committed before the call returns, so a caller that acknowledges after awaiting a write never
-acknowledges something that is not committed.
+acknowledges something that is not committed; the one exception is a final's path
+(``add_transcript`` and the turn it makes, asked with ``commit=False``), which then awaits
+:meth:`ProactiveStore.commit`: the finals of many sockets share one commit (``commits.py``).
 
 Durability: ``synchronous=NORMAL`` in WAL mode: every commit (every acknowledged final) is in
 the WAL before the call returns, so it survives a crash of the process; the WAL is synced at
@@ -35,6 +37,7 @@ import aiosqlite
 
 from .alarm_schema import ALARM_SCHEMA_V4
 from .auth_sessions import AuthSessionTable
+from .commits import GroupCommit
 from .insights import InsightTables
 from .memories import MemoryTable
 from .memory_schema import (
@@ -42,12 +45,13 @@ from .memory_schema import (
     MEMORY_SCHEMA_V5,
     MEMORY_SCHEMA_V8,
     MEMORY_SCHEMA_V10,
+    MEMORY_SCHEMA_V11,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
-from .transcripts import TRANSCRIPT_SCHEMA_V6, TranscriptTable
+from .transcripts import TRANSCRIPT_SCHEMA_V6, TRANSCRIPT_SCHEMA_V11, TranscriptTable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -158,6 +162,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_SCHEMA_V8,
     MEMORY_VECTOR_SCHEMA_V9,
     MEMORY_SCHEMA_V10,
+    # v11: fewer pages written per final (transcripts and episode turns).
+    (*TRANSCRIPT_SCHEMA_V11, *MEMORY_SCHEMA_V11),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -187,6 +193,7 @@ class ProactiveStore(
         """Wrap an open connection; use :meth:`open` instead."""
         self._db = db
         self.path = path
+        self._commits = GroupCommit(db)
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpointed_changes = 0
         # The checkpoints' own connection (opened on first use, see the module docstring).
@@ -247,6 +254,7 @@ class ProactiveStore(
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpoint_task
             self._checkpoint_task = None
+        await self._commits.drain()
         checkpointer, self._checkpointer = self._checkpointer, None
         for db in (checkpointer, self._db):
             if db is None:
@@ -259,6 +267,18 @@ class ProactiveStore(
                         break
                     await asyncio.sleep(0)
                     worker.join(0.001)
+
+    def write_mark(self) -> int:
+        """Taken before the first write that a later :meth:`commit` makes durable."""
+        return self._commits.mark()
+
+    async def commit(self, mark: int | None = None) -> None:
+        """Commit what was written on the connection, with whatever other callers wrote.
+
+        Returns once a commit that started after the caller's writes succeeded (see
+        ``commits.py``); raises when it failed, or when any commit failed since ``mark``.
+        """
+        await self._commits.commit(mark)
 
     @property
     def connection(self) -> aiosqlite.Connection:

@@ -1,4 +1,4 @@
-"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8 and v10.
+"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10 and v11.
 
 Kept apart from ``database.py`` (which appends them to its migrations) because the memory room
 shares its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
@@ -15,6 +15,8 @@ from typing import Final
 
 SHORT_TERM_TURNS: Final = 20
 MAX_EPISODE_TURNS: Final = 200
+# From v11 an episode's oldest turns go in batches, every this many turns (see v11).
+EPISODE_TRIM_EVERY: Final = 32
 MAX_EPISODE_TURN_CHARACTERS: Final = 1000
 
 CODE_FACTUAL: Final = 0
@@ -264,10 +266,13 @@ MEMORY_SCHEMA_V8: Final[tuple[str, ...]] = (
 
 # The columns of an episode's turn, as the ``turns`` JSON of its row lists them (oldest first):
 # SQL over ``memory_episodes`` (every query of episodes reads that table without an alias).
+# The newest MAX_EPISODE_TURNS only (from v11 a few older ones wait for their batch's trim;
+# turns are numbered in their episode from v11, ordered by rowid before).
 EPISODE_TURNS_JSON: Final = (
     "(SELECT json_group_array(json_object('speaker', speaker, 'text', text, 'at', at))"
-    " FROM (SELECT speaker, text, at FROM memory_episode_turns"
-    " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id ORDER BY id))"
+    " FROM (SELECT * FROM (SELECT number, speaker, text, at FROM memory_episode_turns"
+    " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
+    f" ORDER BY number DESC LIMIT {MAX_EPISODE_TURNS}) ORDER BY number))"
 )
 
 # v10: an episode's turns are rows of their own (``memory_episode_turns``) instead of a JSON
@@ -305,6 +310,53 @@ MEMORY_SCHEMA_V10: Final[tuple[str, ...]] = (
         DELETE FROM memory_episode_turns WHERE episode_id = new.episode_id AND id <= (
             SELECT id FROM memory_episode_turns WHERE episode_id = new.episode_id
             ORDER BY id DESC LIMIT 1 OFFSET {MAX_EPISODE_TURNS});
+    END""",
+    """CREATE TRIGGER memory_episodes_turns_delete AFTER DELETE ON memory_episodes BEGIN
+        DELETE FROM memory_episode_turns WHERE episode_id = old.episode_id;
+    END""",
+)
+
+
+# v11: a final writes fewer pages. An episode's turns are one B-tree of their own, ordered by
+# episode and the turn's number in it (``WITHOUT ROWID``; before, a table and an index: two
+# pages per turn); numbers continue the episode's (its last + 1), the stored turns keep their
+# order. The episode still shows its newest MAX_EPISODE_TURNS turns (``EPISODE_TURNS_JSON``),
+# but its older ones go in one batch every EPISODE_TRIM_EVERY turns instead of one with every
+# turn (which rewrote the pages of the oldest turn on every final of a long episode): at most
+# MAX_EPISODE_TURNS + EPISODE_TRIM_EVERY - 1 turns wait to be dropped.
+MEMORY_SCHEMA_V11: Final[tuple[str, ...]] = (
+    "DROP TRIGGER memory_turns_episode",
+    "DROP TRIGGER memory_episodes_turns_delete",
+    """CREATE TABLE memory_episode_turns_v11 (
+        episode_id TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        speaker TEXT,
+        text TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (episode_id, number)
+    ) WITHOUT ROWID""",
+    "INSERT INTO memory_episode_turns_v11 (episode_id, number, speaker, text, at)"
+    " SELECT episode_id, ROW_NUMBER() OVER (PARTITION BY episode_id ORDER BY id), speaker,"
+    " text, at FROM memory_episode_turns",
+    "DROP TABLE memory_episode_turns",
+    "ALTER TABLE memory_episode_turns_v11 RENAME TO memory_episode_turns",
+    f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
+    WHEN new.episode_id IS NOT NULL BEGIN
+        INSERT OR IGNORE INTO memory_episodes
+            (episode_id, client_id, session_id, start_time, end_time, language)
+            VALUES (new.episode_id, new.client_id, new.session_id, new.created_at,
+                new.created_at, new.language);
+        UPDATE memory_episodes SET turn_count = turn_count + 1, end_time = new.created_at
+            WHERE episode_id = new.episode_id;
+        INSERT INTO memory_episode_turns (episode_id, number, speaker, text, at)
+            SELECT new.episode_id, COALESCE(MAX(number), 0) + 1, new.speaker,
+                substr(new.text, 1, {MAX_EPISODE_TURN_CHARACTERS}), new.created_at
+            FROM memory_episode_turns WHERE episode_id = new.episode_id;
+    END""",
+    f"""CREATE TRIGGER memory_episode_turns_trim AFTER INSERT ON memory_episode_turns
+    WHEN new.number % {EPISODE_TRIM_EVERY} = 0 BEGIN
+        DELETE FROM memory_episode_turns WHERE episode_id = new.episode_id
+            AND number <= new.number - {MAX_EPISODE_TURNS};
     END""",
     """CREATE TRIGGER memory_episodes_turns_delete AFTER DELETE ON memory_episodes BEGIN
         DELETE FROM memory_episode_turns WHERE episode_id = old.episode_id;

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import aiosqlite
 
@@ -15,6 +15,16 @@ TRANSCRIPT_SCHEMA_V6: Final = (
         SELECT MIN(id) FROM transcripts GROUP BY session_id, event_id, text
     )""",
     "CREATE UNIQUE INDEX transcripts_replay ON transcripts (session_id, event_id, text)",
+)
+
+# v11: fewer index pages written per final. The (session, timestamp) index goes: no query
+# reads it. The replay index keeps the session and the event id, not the text (which made
+# its entries as long as the utterance: a page split every few finals); the insert itself
+# checks the text (one statement on the file's one connection: no other write comes between).
+TRANSCRIPT_SCHEMA_V11: Final = (
+    "DROP INDEX transcripts_session",
+    "DROP INDEX transcripts_replay",
+    "CREATE INDEX transcripts_event ON transcripts (session_id, event_id)",
 )
 
 
@@ -36,28 +46,41 @@ class TranscriptTable:
 
     _db: aiosqlite.Connection
 
-    async def add_transcript(self, record: TranscriptRecord, received_at: datetime) -> bool:
+    if TYPE_CHECKING:
+
+        async def commit(self, mark: int | None = None) -> None:
+            """:meth:`ProactiveStore.commit` (the group commit)."""
+
+    async def add_transcript(
+        self, record: TranscriptRecord, received_at: datetime, *, commit: bool = True
+    ) -> bool:
         """Store one final transcript; return False when it was already there (a replay).
 
-        The same final is the same session, event id and text; the table's unique index
-        decides, whatever the time, socket or process since the first copy was stored.
+        The same final is the same session, event id and text; the insert looks for it in
+        the same statement, whatever the time, socket or process since the first copy was
+        stored. With
+        ``commit=False`` the row is written, not yet committed: the caller awaits
+        :meth:`ProactiveStore.commit` before it acknowledges (a replay too: the row it ran
+        into may be another caller's, not committed yet).
         """
         cursor = await self._db.execute(
             "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
-            " timestamp, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (session_id, event_id, text) DO NOTHING",
-            (
-                record.event_id,
-                record.client_id,
-                record.session_id,
-                record.text,
-                record.speaker,
-                record.language,
-                record.timestamp.isoformat(),
-                received_at.isoformat(),
-            ),
+            " timestamp, received_at) SELECT :event, :client, :session, :text, :speaker,"
+            " :language, :timestamp, :received WHERE NOT EXISTS (SELECT 1 FROM transcripts"
+            " WHERE session_id = :session AND event_id = :event AND text = :text)",
+            {
+                "event": record.event_id,
+                "client": record.client_id,
+                "session": record.session_id,
+                "text": record.text,
+                "speaker": record.speaker,
+                "language": record.language,
+                "timestamp": record.timestamp.isoformat(),
+                "received": received_at.isoformat(),
+            },
         )
-        await self._db.commit()
+        if commit:
+            await self.commit()
         return cursor.rowcount > 0
 
     async def recent_transcripts(

@@ -1,0 +1,89 @@
+"""Group commit: the writes of many callers (the finals of many sockets) in one transaction.
+
+A caller that must not answer before its writes are durable (a final is acknowledged only once
+its row is committed) writes without committing, then awaits :meth:`GroupCommit.commit`. While
+one commit runs in the database's thread, the callers arriving meanwhile wait for the next one,
+which commits all of their writes at once: one WAL append of each page they share instead of
+one per caller, and one commit instead of one per write. A caller is answered only by a commit
+that started after its writes were done.
+
+A failed commit (a full disk) may roll the open transaction back, taking with it the writes of
+callers still on their way to a commit: each caller takes a :meth:`mark` before its first write,
+and its commit fails too when any commit failed since that mark (it answers "retry", never an
+acknowledgement of a row that is gone).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+
+import aiosqlite
+
+
+class WriteLostError(sqlite3.OperationalError):
+    """A commit failed after a caller's writes began: they may have been rolled back."""
+
+
+class GroupCommit:
+    """Commits of one aiosqlite connection, shared by every caller waiting at the same time."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        """Commit on ``db`` (the store's one connection)."""
+        self._db = db
+        # The commit running in the database's thread, and the one the next callers wait for.
+        self._running: asyncio.Task[None] | None = None
+        self._next: asyncio.Task[None] | None = None
+        self._failures = 0
+
+    def mark(self) -> int:
+        """Taken before a caller's first write; give it to :meth:`commit`."""
+        return self._failures
+
+    async def commit(self, mark: int | None = None) -> None:
+        """Return once a commit that started after the caller's writes has succeeded.
+
+        Raises the commit's error, or :class:`WriteLostError` when a commit failed since
+        ``mark`` (the caller's writes may have been rolled back with it).
+        """
+        task = self._next
+        if task is None:
+            # Started on the loop's next turn: the callers arriving until then join it.
+            task = asyncio.get_running_loop().create_task(
+                self._commit_after(self._running), name="homebuddy group commit"
+            )
+            task.add_done_callback(_retrieve)
+            self._next = task
+        # A caller that goes away (its socket closed) leaves the commit to the others.
+        await asyncio.shield(task)
+        if mark is not None and mark != self._failures:
+            raise WriteLostError("a commit failed while this write was pending; write it again")
+
+    async def _commit_after(self, previous: asyncio.Task[None] | None) -> None:
+        if previous is not None:
+            await asyncio.wait({previous})  # its outcome is its own callers'
+        # From here on, callers whose writes end later wait for the commit after this one.
+        self._next = None
+        self._running = asyncio.current_task()
+        try:
+            await self._db.commit()
+        except BaseException:
+            self._failures += 1
+            raise
+        finally:
+            if self._running is asyncio.current_task():
+                self._running = None
+
+    async def drain(self) -> None:
+        """Wait for the commits under way (before the connection closes)."""
+        for task in (self._running, self._next):
+            if task is not None:
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait({task})
+
+
+def _retrieve(task: asyncio.Task[None]) -> None:
+    """A commit's error belongs to its callers; none left is no unretrieved-exception warning."""
+    if not task.cancelled():
+        task.exception()
