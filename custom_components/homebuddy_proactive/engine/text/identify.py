@@ -128,6 +128,7 @@ class _Model:
         return tuple(map(sum, zip(*rows, strict=True))), words
 
 
+@functools.lru_cache(maxsize=64)
 def _base_code(code: str | None) -> str | None:
     """Return the base language code of a hint such as "fr-FR" or "EL", or None."""
     if not code:

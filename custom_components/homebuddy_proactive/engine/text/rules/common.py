@@ -143,6 +143,7 @@ _FEELING_STEMS: Final = (
     "χαρηκ",
 )
 _FEELING_FIRST_PERSON: Final = ("χαιρομαι", "χαρηκα", "alegro", "adoro", "adoro")
+_FEELING_FIRST_PERSON_TAIL: Final = frozenset((word,) for word in _FEELING_FIRST_PERSON)
 
 
 def _feeling_exclamative(words: Sequence[str]) -> bool:
@@ -154,7 +155,7 @@ def _feeling_exclamative(words: Sequence[str]) -> bool:
     if words[1] not in _FEELING_FIRST:
         return False
     tail = " ".join(words[2:4])
-    return tail.startswith(_FEELING_STEMS) or words[2] in _FEELING_FIRST_PERSON
+    return tail.startswith(_FEELING_STEMS) or words[2:3] in _FEELING_FIRST_PERSON_TAIL
 
 
 # "πόσο θα ήθελα να ήσουν εδώ", "quanto vorrei essere al mare", "wie gern wäre ich am Meer":
