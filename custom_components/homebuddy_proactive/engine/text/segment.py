@@ -127,10 +127,11 @@ def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str
     return tuple(words), tuple(raw), tuple(orig)
 
 
-def _sentences(text: str) -> list[str]:
-    """Split an utterance into sentences."""
+@functools.lru_cache(maxsize=256)
+def _sentences(text: str) -> tuple[str, ...]:
+    """Split an utterance into sentences (cached: identification reads it once per language)."""
     text = _GREEK_OTI_RE.sub(r"\1τι", text)
-    return [s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s)]
+    return tuple(s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s))
 
 
 @functools.lru_cache(maxsize=256)

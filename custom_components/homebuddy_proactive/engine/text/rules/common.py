@@ -5,6 +5,7 @@ and requests with a first-person object.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -193,8 +194,12 @@ def _possible_if(words: Sequence[str], feasible: int) -> bool:
     )
 
 
-def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
-    """Return True for rhetorical questions and proverbs that only look like questions."""
+@functools.lru_cache(maxsize=1024)
+def _statement_form(words: tuple[str, ...], raw: tuple[str, ...]) -> bool:
+    """Return True for rhetorical questions and proverbs that only look like questions.
+
+    Cached: a clause is read by the rules of each of its candidate languages.
+    """
     if _feeling_exclamative(words) or _wish_exclamative(words):
         return True
     if (
