@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .capture import CapturedMemory, _capture
-from .identify import _detect_scores, _rule_languages, detect_language
+from .identify import _evidence, _rule_languages, detect_language
 from .normalize import fold_aligned as _fold_aligned
 from .questions import _asks, is_question
 from .segment import _has_letters
@@ -26,10 +26,14 @@ class UtteranceAnalysis:
 
     text: str
     language: str  # base code; the client's hint, when it gave one, wins
-    confidence: float  # the detector's evidence for its best guess (0 when nothing matched)
     candidates: tuple[str, ...]  # languages whose rules read the text, most likely first
     _nfc: str = field(repr=False)
     _letters: bool = field(repr=False)
+
+    @functools.cached_property
+    def confidence(self) -> float:
+        """The detector's evidence for its best guess (0 when nothing matched)."""
+        return _evidence(self._nfc) if self._letters else 0.0
 
     @functools.cached_property
     def is_question(self) -> bool:
@@ -78,8 +82,7 @@ def analyse(text: str, hint: str | None = None) -> UtteranceAnalysis:
     language = detect_language(text, hint)
     nfc = unicodedata.normalize("NFC", text)
     if not text or not _has_letters(text):
-        return UtteranceAnalysis(text, language, 0.0, (language,), nfc, False)
-    confidence = _detect_scores(nfc)[1]
+        return UtteranceAnalysis(text, language, (language,), nfc, False)
     rule_languages = _rule_languages(nfc, hint)
     candidates = (language, *(code for code in rule_languages if code != language))
-    return UtteranceAnalysis(text, language, confidence, candidates, nfc, True)
+    return UtteranceAnalysis(text, language, candidates, nfc, True)

@@ -21,6 +21,7 @@ from .normalize import folded_set as _fs
 from .normalize import folded_words as _fw
 from .questions import is_question
 from .rules import RULES
+from .rules.base import _CaptureRule
 from .segment import _has_letters, _phrases, _starts, _words
 
 
@@ -113,12 +114,27 @@ def _clean_content(original: str) -> str:
 _Asks = Callable[[str, str], bool]
 
 
+def _any_rule(rules: Sequence[_CaptureRule]) -> re.Pattern[str]:
+    """One pattern matching where any of ``rules`` matches (their groups made anonymous)."""
+    return re.compile(
+        "|".join(f"(?:{_NAMED_GROUP_RE.sub('(?:', rule.pattern.pattern)})" for rule in rules)
+    )
+
+
+_NAMED_GROUP_RE: Final = re.compile(r"\(\?P<\w+>")
+# Per language, whether any of its capture rules matches: most sentences match none, and one
+# alternation tried in C is several times quicker than each rule in turn.
+_ANY_RULE: Final = {code: _any_rule(rules.capture) for code, rules in RULES.items()}
+
+
 def _capture_sentence(
     sentence: str, folded: str, language: str, asks: _Asks
 ) -> CapturedMemory | None:
     """Try the capture rules of ``language`` on one sentence (``folded``: its aligned fold)."""
     lead = _CAPTURE_FILLERS_RE.match(folded)
     offset = lead.end() if lead else 0
+    if _ANY_RULE[language].match(folded, offset) is None:
+        return None
     question: bool | None = None
     for rule in RULES[language].capture:
         match = rule.pattern.match(folded, offset)

@@ -15,14 +15,12 @@ executor at start-up. A client's language hint always wins over identification.
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 import threading
 import unicodedata
-from collections import Counter
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from .languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 
@@ -51,9 +49,86 @@ _MARGIN_PER_WORD: Final = 3.5
 _WORD_RE: Final = re.compile(r"[^\W\d_]+")
 
 _load_lock = threading.Lock()
-_identifier: LanguageIdentifier | None = None
+_model: _Model | None = None
+# Pieces of text (a word and the state the automaton enters it in) whose walk is remembered,
+# and the longest piece remembered (a longer one is rare and walked each time).
+_PIECE_CACHE_SIZE: Final = 16384
+_PIECE_CACHED_LENGTH: Final = 40
 
 
+class _Model:
+    """py3langid's model, read with its work per n-gram done once.
+
+    py3langid walks a byte automaton over `` {text} `` and sums, for each language, the
+    log-probabilities of the n-grams every visited state completes. Here the sums of each state
+    are added up once, at load, and the walk over each space-separated piece of text, from the
+    state it is entered in, is remembered with its sums and its words: an utterance costs a
+    look-up per piece. The sums are exact, so their order does not matter and they equal
+    py3langid's: the model's log-probabilities are float32 of magnitude 1 or more (multiples of
+    2**-23), and every float64 sum of them below 2**30 is exact (an 8,000-character utterance
+    sums to a few million at most).
+    """
+
+    def __init__(self, identifier: LanguageIdentifier) -> None:
+        import numpy  # loaded with the model, not at import (see the module's docstring)
+
+        self.identifier = identifier
+        self.codes: tuple[str, ...] = tuple(str(code) for code in identifier.nb_classes)
+        self.nextmove = identifier.tk_nextmove
+        ptc = numpy.asarray(identifier.nb_ptc)
+        if ptc.dtype != numpy.float32 or float(numpy.abs(ptc).min()) < 1.0:
+            raise ValueError("py3langid's log-probabilities are not float32 of magnitude >= 1")
+        zero = (0.0,) * len(self.codes)
+        self.state_loglik: list[tuple[float, ...]] = [zero] * (len(self.nextmove) >> 8)
+        for state, features in identifier.tk_output.items():
+            if features:
+                sums = ptc[list(features)].astype(numpy.float64).sum(axis=0)
+                self.state_loglik[state] = tuple(sums.tolist())
+        self.zero = zero
+        self.space_state = self.nextmove[32]  # the state the text's leading space enters
+        self.walk = functools.lru_cache(maxsize=_PIECE_CACHE_SIZE)(self._walk)
+
+    def _walk(self, state: int, piece: str) -> tuple[tuple[float, ...] | None, int, int]:
+        """Read ``piece`` and the space after it from ``state``: the log-likelihoods of the
+        n-grams completed on the way (None if none is), the state reached, the words read."""
+        nextmove, state_loglik, zero = self.nextmove, self.state_loglik, self.zero
+        rows: list[tuple[float, ...]] = []
+        for byte in piece.lower().encode("utf8", errors="surrogatepass"):
+            state = nextmove[(state << 8) + byte]
+            if state_loglik[state] is not zero:
+                rows.append(state_loglik[state])
+        state = nextmove[(state << 8) + 32]
+        if state_loglik[state] is not zero:
+            rows.append(state_loglik[state])
+        sums = tuple(map(sum, zip(*rows, strict=True))) if rows else None
+        return sums, state, len(_WORD_RE.findall(piece))
+
+    def read(self, text: str) -> tuple[tuple[float, ...] | None, int]:
+        """Each language's log-likelihood of `` {text.lower()} `` (None when the model knows
+        none of its n-grams) and the number of words of ``text``.
+
+        The same log-likelihoods as py3langid's ``instance2fv(text) @ nb_ptc``, without the
+        class prior: the model's prior follows its training corpus sizes, not who speaks.
+        """
+        state = self.space_state
+        found = self.state_loglik[state]
+        rows = [found] if found is not self.zero else []
+        words = 0
+        walk, walk_long = self.walk, self._walk
+        # A piece's lowercase is the lowercase text's piece: no character lowercases across
+        # a space (a final sigma looks no further than one).
+        for piece in text.split(" "):
+            read = walk if len(piece) <= _PIECE_CACHED_LENGTH else walk_long
+            sums, state, count = read(state, piece)
+            if sums is not None:
+                rows.append(sums)
+            words += count
+        if not rows:
+            return None, words
+        return tuple(map(sum, zip(*rows, strict=True))), words
+
+
+@functools.lru_cache(maxsize=64)
 def _base_code(code: str | None) -> str | None:
     """Return the base language code of a hint such as "fr-FR" or "EL", or None."""
     if not code:
@@ -62,17 +137,22 @@ def _base_code(code: str | None) -> str | None:
     return base if base.isalpha() and 2 <= len(base) <= 3 else None
 
 
-def load_identifier() -> LanguageIdentifier:
-    """Return the py3langid identifier of the supported languages, loading it once."""
-    global _identifier  # noqa: PLW0603 - the one model, loaded on first use
+def load_model() -> _Model:
+    """Return the model of the supported languages, loading it once."""
+    global _model  # noqa: PLW0603 - the one model, loaded on first use
     with _load_lock:
-        if _identifier is None:
+        if _model is None:
             from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
             identifier = LanguageIdentifier.from_pickled_model(MODEL_FILE, norm_probs=True)
             identifier.set_languages(list(SUPPORTED_LANGUAGES))
-            _identifier = identifier
-        return _identifier
+            _model = _Model(identifier)
+        return _model
+
+
+def load_identifier() -> LanguageIdentifier:
+    """Return the py3langid identifier of the supported languages, loading it once."""
+    return load_model().identifier
 
 
 def _script_language(text: str) -> str | None:
@@ -89,76 +169,65 @@ def _script_language(text: str) -> str | None:
     return None
 
 
-def _likelihoods(identifier: LanguageIdentifier, text: str) -> Any:
-    """Each language's log-likelihood of ``text`` under the model, without the class prior.
-
-    The same value as py3langid's ``instance2fv(text) @ nb_ptc``, computed over the few
-    n-grams the text has rather than a dense vector of every feature of the model. No class
-    prior: the model's prior follows its training corpus sizes, not who speaks.
-    """
-    import numpy  # loaded with the model, not at import (see the module's docstring)
-
-    nextmove, output = identifier.tk_nextmove, identifier.tk_output
-    # The automaton's walk, then the n-grams of every visited state counted in C: the same
-    # counts, in the same order (of first appearance), as counting them at each step.
-    visited: list[int] = []
-    visit = visited.append
-    state = 0
-    for byte in text.encode("utf8", errors="surrogatepass"):
-        state = nextmove[(state << 8) + byte]
-        visit(state)
-    counts = Counter(itertools.chain.from_iterable(filter(None, map(output.get, visited))))
-    if not counts:
-        return None
-    rows = numpy.fromiter(counts.keys(), dtype=numpy.intp, count=len(counts))
-    weights = numpy.fromiter(counts.values(), dtype=numpy.float64, count=len(counts))
-    return weights @ identifier.nb_ptc[rows]
-
-
-def _model_scores(text: str) -> tuple[dict[str, float], tuple[str, ...]] | None:
-    """Return py3langid's probability of each supported language and the plausible ones.
+def _model_scores(text: str) -> tuple[tuple[float, ...], tuple[str, ...]] | None:
+    """Return py3langid's log-likelihood of each supported language and the plausible ones.
 
     The plausible languages (most likely first) are those whose log-likelihood is within
     ``_MARGIN_PER_WORD`` of the best one's for each word of the text: a few words can be
     confidently misread, so the margin grows with the text's length, not with a probability.
     None when the model knows none of the text's n-grams.
     """
-    identifier = _identifier or load_identifier()
-    likelihoods = _likelihoods(identifier, f" {text.lower()} ")  # edges are word boundaries
-    if likelihoods is None:
+    model = _model or load_model()
+    values, words = model.read(text)
+    if values is None:
         return None  # no n-gram of the model in the text: only its prior would decide
-    probabilities = identifier.norm_probs(likelihoods)
-    codes = [str(code) for code in identifier.nb_classes]
-    floor = float(likelihoods.max()) - _MARGIN_PER_WORD * max(1, len(_WORD_RE.findall(text)))
-    order = sorted(range(len(codes)), key=lambda i: (-likelihoods[i], codes[i] != DEFAULT_LANGUAGE))
-    plausible = tuple(codes[i] for i in order if likelihoods[i] >= floor)
-    return dict(zip(codes, map(float, probabilities), strict=True)), plausible
+    codes = model.codes
+    floor = max(values) - _MARGIN_PER_WORD * max(1, words)
+    order = sorted(range(len(codes)), key=lambda i: (-values[i], codes[i] != DEFAULT_LANGUAGE))
+    return values, tuple(codes[i] for i in order if values[i] >= floor)
 
 
 @functools.lru_cache(maxsize=256)
-def _detect_scores(
-    text: str,
-) -> tuple[str, float, Mapping[str, float] | None, tuple[str, ...]]:
-    """Return the best language, its evidence, the Latin-script scores and the plausible ones.
+def _probabilities(values: tuple[float, ...]) -> Mapping[str, float]:
+    """py3langid's normalised probability of each supported language, from its likelihoods."""
+    import numpy  # loaded with the model
 
-    The evidence is the best language's probability (0.0 when the model knows none of the
-    text's n-grams, and then every supported language is plausible); scripts have no scores.
-    Among several plausible languages the first (most likely first) whose question or reminder
+    model = _model or load_model()
+    probabilities = model.identifier.norm_probs(numpy.array(values)).tolist()
+    return MappingProxyType(dict(zip(model.codes, probabilities, strict=True)))
+
+
+@functools.lru_cache(maxsize=256)
+def _detect_scores(text: str) -> tuple[str, tuple[str, ...], tuple[float, ...] | float]:
+    """Return the best language, the plausible ones and the evidence behind them.
+
+    The evidence is the model's log-likelihood of each supported language (see
+    :func:`_evidence`), or a number: :data:`_SCRIPT_EVIDENCE` for a script, 0.0 when the model
+    knows none of the text's n-grams (and then every supported language is plausible). Among
+    several plausible languages the first (most likely first) whose question or reminder
     rules recognise the text is the best. Cached: one utterance is looked at by several rules
     (question, capture, episode cue).
     """
     script = _script_language(text)
     if script is not None:
-        return script, _SCRIPT_EVIDENCE, None, (script,)
+        return script, (script,), _SCRIPT_EVIDENCE
     model = _model_scores(text) if _LETTER_RE.search(text) else None
     if model is None:
-        zeros = MappingProxyType(dict.fromkeys(SUPPORTED_LANGUAGES, 0.0))
-        return DEFAULT_LANGUAGE, 0.0, zeros, SUPPORTED_LANGUAGES
-    scores, plausible = model
+        return DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, 0.0
+    values, plausible = model
     best = plausible[0]
     if len(plausible) > 1:
         best = next((code for code in plausible if _recognised(text, code)), best)
-    return best, scores[plausible[0]], MappingProxyType(scores), plausible
+    return best, plausible, values
+
+
+def _evidence(text: str) -> float:
+    """The detector's evidence for its best guess: the most likely language's probability,
+    :data:`_SCRIPT_EVIDENCE` for a script, 0.0 when the model knows nothing of the text."""
+    _best, plausible, evidence = _detect_scores(text)
+    if isinstance(evidence, float):
+        return evidence
+    return _probabilities(evidence)[plausible[0]]
 
 
 def _recognised(text: str, code: str) -> bool:
@@ -174,23 +243,17 @@ def _recognised(text: str, code: str) -> bool:
     return asks(nfc, code) or _capture(nfc, code, (code,), asks) is not None
 
 
-def _detect(text: str) -> tuple[str, float]:
-    """Return the best language for ``text`` and the evidence behind it."""
-    best, evidence, _scores, _plausible = _detect_scores(text)
-    return best, evidence
-
-
 def detect_language(text: str, hint: str | None = None) -> str:
     """Return the base language code of ``text``; a given hint ("fr-FR", "EL") always wins."""
     base = _base_code(hint)
     if base is not None:
         return base
-    return _detect(text or "")[0]
+    return _detect_scores(text or "")[0]
 
 
 def warm_up() -> None:
     """Load the model and identify once, so the first utterance is not slow (run off-loop)."""
-    load_identifier()
+    load_model()
     detect_language("is everything ready")
 
 
@@ -200,7 +263,7 @@ def _rule_languages(text: str, language: str | None) -> list[str]:
     The hinted language and the identified one; without a hint, then the other plausible ones.
     """
     hinted = _base_code(language)
-    detected, _evidence, _scores, plausible = _detect_scores(text)
+    detected, plausible, _evidence = _detect_scores(text)
     ordered: list[str] = []
     for code in (hinted, detected, *(plausible if hinted is None else ())):
         if code is not None and code not in ordered:

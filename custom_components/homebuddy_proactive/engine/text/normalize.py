@@ -27,6 +27,8 @@ _CHAR_TABLE: Final = str.maketrans(
         "\u202f": " ",
     }
 )
+# The characters _CHAR_TABLE unifies: a text without one is already unified.
+_TYPOGRAPHY_RE: Final = re.compile("[" + "".join(chr(code) for code in _CHAR_TABLE) + "]")
 _SPECIAL_FOLD: Final = {"ø": "o", "đ": "d", "ł": "l", "ı": "i", "ŀ": "l", "ħ": "h"}
 
 
@@ -72,9 +74,16 @@ _FOLD_TABLE: Final = _FoldTable(_fold_char)
 _ALIGNED_TABLE: Final = _FoldTable(_aligned_char)
 
 
+def _fold_ascii(text: str) -> str:
+    """Fold ASCII ``text``: its characters have no diacritics and fold to their lowercase."""
+    return text.lower().replace("`", "'")
+
+
 @functools.lru_cache(maxsize=16384)
 def fold(text: str) -> str:
     """Return ``text`` case-folded, without diacritics and with unified apostrophes."""
+    if text.isascii():
+        return _fold_ascii(text)  # the same as the table, a few times quicker
     return text.translate(_FOLD_TABLE)
 
 
@@ -84,6 +93,8 @@ def fold_aligned(text: str) -> str:
 
     Cached: the rules of one utterance fold the same sentence several times.
     """
+    if text.isascii():
+        return _fold_ascii(text)  # one character each already
     return text.translate(_ALIGNED_TABLE)
 
 
@@ -132,6 +143,8 @@ def folded_words(text: str) -> frozenset[str]:
 
 def unify_typography(text: str) -> str:
     """Unify apostrophes, dashes and no-break spaces, keeping case and accents."""
+    if _TYPOGRAPHY_RE.search(text) is None:
+        return text  # most text has none: no translation needed
     return text.translate(_CHAR_TABLE)
 
 

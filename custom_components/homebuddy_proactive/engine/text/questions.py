@@ -7,6 +7,7 @@ after its fillers were stripped, and to a question that starts inside a run-on s
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -38,6 +39,12 @@ def _explicit_question(text: str, language: str | None) -> bool:
 _TONE_MARKS_RE: Final = re.compile("[\u0300-\u0302]")
 
 
+@functools.lru_cache(maxsize=256)
+def _accented(text: str) -> bool:
+    """Whether ``text`` carries tone marks (cached: identification asks once per language)."""
+    return _TONE_MARKS_RE.search(unicodedata.normalize("NFD", text)) is not None
+
+
 def is_question(text: str, language: str | None = None) -> bool:
     """Return True when the newest utterance asks a question, with or without punctuation."""
     if not text or not _has_letters(text):
@@ -53,7 +60,7 @@ def _asks(text: str, language: str | None, candidates: Sequence[str]) -> bool:
     sentences = _sentences(text)
     if not sentences:
         return False
-    accented = bool(_TONE_MARKS_RE.search(unicodedata.normalize("NFD", text)))
+    accented = _accented(text)
     languages = [code for code in candidates if code in RULES]
     for sentence in sentences[-2:]:
         clauses = _clauses(sentence, accented)

@@ -8,7 +8,6 @@ tuples matched at the start or end of a clause.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Sequence
@@ -104,19 +103,35 @@ def _split_elision(token: str) -> list[str]:
     return [token]
 
 
+@functools.lru_cache(maxsize=16384)
+def _token(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Return the (folded, lowercase-accented, original) tokens of one word of a clause.
+
+    Cached: speech repeats its words, and every clause of every utterance is tokenized.
+    """
+    orig = tuple(_split_elision(word))
+    raw = tuple(t.lower() for t in orig)
+    return tuple(_fold(t) for t in raw), raw, orig
+
+
 def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Return (folded, lowercase-accented, original) tokens of a clause."""
+    words: list[str] = []
+    raw: list[str] = []
     orig: list[str] = []
-    for match in _WORD_RE.finditer(_unify(segment)):
-        orig.extend(_split_elision(match.group()))
-    raw = tuple(t.lower() for t in orig)
-    return tuple(_fold(t) for t in raw), raw, tuple(orig)
+    for word in _WORD_RE.findall(_unify(segment)):
+        folded, lowered, original = _token(word)
+        words += folded
+        raw += lowered
+        orig += original
+    return tuple(words), tuple(raw), tuple(orig)
 
 
-def _sentences(text: str) -> list[str]:
-    """Split an utterance into sentences."""
+@functools.lru_cache(maxsize=256)
+def _sentences(text: str) -> tuple[str, ...]:
+    """Split an utterance into sentences (cached: identification reads it once per language)."""
     text = _GREEK_OTI_RE.sub(r"\1τι", text)
-    return [s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s)]
+    return tuple(s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s))
 
 
 @functools.lru_cache(maxsize=256)
@@ -126,32 +141,27 @@ def _clauses(sentence: str, accented: bool) -> tuple[_Clause, ...]:
     Cached: identifying a language reads a sentence with one language's rules, its analysis
     then with all of its candidates'.
     """
+    parts = [tokens for tokens in map(_tokenize, _CLAUSE_RE.split(sentence)) if tokens[0]]
     result: list[_Clause] = []
-    for part in _CLAUSE_RE.split(sentence):
-        words, raw, orig = _tokenize(part)
-        if words:
-            previous = result[-1] if result else None
-            after_answer = previous is not None and all(
-                w in _ANSWER_WORDS or r in _ANSWER_RAW
-                for w, r in zip(previous.words, previous.raw, strict=True)
+    for index, (words, raw, orig) in enumerate(parts):
+        previous = result[-1] if result else None
+        after_answer = previous is not None and all(
+            w in _ANSWER_WORDS or r in _ANSWER_RAW
+            for w, r in zip(previous.words, previous.raw, strict=True)
+        )
+        result.append(
+            _Clause(
+                words,
+                raw,
+                orig,
+                index,
+                accented,
+                previous.words if previous else (),
+                after_answer,
+                parts[index + 1][2] if index + 1 < len(parts) else (),
             )
-            result.append(
-                _Clause(
-                    words,
-                    raw,
-                    orig,
-                    len(result),
-                    accented,
-                    previous.words if previous else (),
-                    after_answer,
-                )
-            )
-    return tuple(
-        dataclasses.replace(clause, following=result[index + 1].orig)
-        if index + 1 < len(result)
-        else clause
-        for index, clause in enumerate(result)
-    )
+        )
+    return tuple(result)
 
 
 @dataclass(frozen=True, slots=True)

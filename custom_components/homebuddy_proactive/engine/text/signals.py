@@ -17,11 +17,12 @@ from ..const import (
     INTENT_FACT_CHECK,
     INTENT_WARNING,
 )
+from .literals import Search
 from .normalize import compile_folded as _compile
 from .normalize import fold_aligned as _fold_aligned
 from .normalize import folded_words as _fw
 from .normalize import strip_accents
-from .segment import _WORD_RE, _has_letters, _phrases, _words
+from .segment import _LETTER_RE, _WORD_RE, _has_letters, _phrases, _words
 
 # One alternation, searched once per utterance (every final is checked for a cue).
 _EPISODE_RE: Final = _compile(
@@ -72,6 +73,9 @@ _EPISODE_RE: Final = _compile(
 )
 
 
+_EPISODE_SEARCH: Final = Search(_EPISODE_RE)
+
+
 def episode_cue(text: str) -> bool:
     """Return True when the utterance explicitly announces a topic change or a fresh start."""
     if not text:
@@ -81,7 +85,7 @@ def episode_cue(text: str) -> bool:
 
 def _announces(folded: str) -> bool:
     """The episode cue of an utterance's aligned fold (see :func:`episode_cue`)."""
-    return _EPISODE_RE.search(folded) is not None
+    return _EPISODE_SEARCH(folded)
 
 
 _BACKCHANNEL_WORDS: Final = _fw(
@@ -103,6 +107,7 @@ _BACKCHANNEL_PHRASES: Final = _phrases(
     "muy bien|ach so|alles klar|tudo bem|tá bom|ta bom|com certeza|κατάλαβα|το ξέρω|"
     "φυσικά|και βέβαια"
 )
+_BACKCHANNEL_PHRASE_SET: Final = frozenset(_BACKCHANNEL_PHRASES)
 _HESITATION_RE: Final = re.compile(
     r"^(?:u+h+|u+m+|h+m+|m+h?m+|a+h+|o+h+|e+h+|e+r+m*|e+|a+|ε+|α+|μ+|χμ+|ω+χ|α+χ|ha(?:ha)+|"
     r"he(?:he)+|ja+|ne+|si+|o+k+)$"
@@ -113,17 +118,25 @@ def is_meaningful(text: str) -> bool:
     """Return False for fillers, backchannels, tiny fragments and pure punctuation."""
     if not text or not _has_letters(text):
         return False
-    words = [w for w in _words(unicodedata.normalize("NFC", text)) if _has_letters(w)]
+    letter = _LETTER_RE.search
+    words = [w for w in _words(unicodedata.normalize("NFC", text)) if letter(w)]
     if not words:
         return False
     split: list[str] = []
     for word in words:
-        split.extend(p for p in word.split("-") if p)
-    if sum(len(w) for w in split) < 3:
+        if "-" in word:
+            split.extend(p for p in word.split("-") if p)
+        else:
+            split.append(word)
+    if sum(map(len, split)) < 3:
         return False
-    if all(w in _BACKCHANNEL_WORDS or _HESITATION_RE.match(w) for w in split):
+    hesitation = _HESITATION_RE.match
+    for word in split:
+        if word not in _BACKCHANNEL_WORDS and not hesitation(word):
+            break
+    else:
         return False
-    return tuple(words) not in set(_BACKCHANNEL_PHRASES)
+    return tuple(words) not in _BACKCHANNEL_PHRASE_SET
 
 
 _WARNING_RE: Final = _compile(
@@ -188,8 +201,20 @@ _COMMON_ACRONYMS: Final = frozenset(
 )
 
 
+_WARNING_SEARCH: Final = Search(_WARNING_RE)
+_CORRECTION_SEARCH: Final = Search(_CORRECTION_RE)
+_DECISION_SEARCH: Final = Search(_DECISION_RE)
+_STANDARD_SEARCH: Final = Search(_STANDARD_RE)
+_JARGON_SEARCH: Final = Search(_JARGON_RE)
+_FACT_SEARCH: Final = Search(_FACT_RE)
+# Two capitals in a row ("RAG", "OAuth", "ΕΦΚΑ"): an acronym has them (see _has_acronym).
+_CAPITALS_RE: Final = re.compile(r"[A-ZΑ-Ω]{2}")
+
+
 def _has_acronym(text: str) -> bool:
     """Return True for an uppercase acronym or mixed-case technical token (RAG, OAuth, ΕΦΚΑ)."""
+    if _CAPITALS_RE.search(text) is None:
+        return False  # no token can match _ACRONYM_RE's two capitals in a row
     tokens = _WORD_RE.findall(text)
     letters = [t for t in tokens if _has_letters(t)]
     if not letters:
@@ -216,14 +241,14 @@ def local_signal(text: str, language: str | None = None) -> str | None:
 
 def _intent_hint(text: str, folded: str) -> str | None:
     """The intent hint of meaningful NFC ``text``, ``folded`` its aligned fold."""
-    if _WARNING_RE.search(folded):
+    if _WARNING_SEARCH(folded):
         return INTENT_WARNING
-    if _CORRECTION_RE.search(folded):
+    if _CORRECTION_SEARCH(folded):
         return INTENT_CORRECTION
-    if _DECISION_RE.search(folded):
+    if _DECISION_SEARCH(folded):
         return INTENT_DECISION
-    if _has_acronym(text) or _STANDARD_RE.search(text) or _JARGON_RE.search(folded):
+    if _has_acronym(text) or _STANDARD_SEARCH(text) or _JARGON_SEARCH(folded):
         return INTENT_DEFINITION
-    if _FACT_RE.search(folded):
+    if _FACT_SEARCH(folded):
         return INTENT_FACT_CHECK
     return None

@@ -5,6 +5,7 @@ and requests with a first-person object.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -143,6 +144,7 @@ _FEELING_STEMS: Final = (
     "χαρηκ",
 )
 _FEELING_FIRST_PERSON: Final = ("χαιρομαι", "χαρηκα", "alegro", "adoro", "adoro")
+_FEELING_FIRST_PERSON_TAIL: Final = frozenset((word,) for word in _FEELING_FIRST_PERSON)
 
 
 def _feeling_exclamative(words: Sequence[str]) -> bool:
@@ -154,7 +156,7 @@ def _feeling_exclamative(words: Sequence[str]) -> bool:
     if words[1] not in _FEELING_FIRST:
         return False
     tail = " ".join(words[2:4])
-    return tail.startswith(_FEELING_STEMS) or words[2] in _FEELING_FIRST_PERSON
+    return tail.startswith(_FEELING_STEMS) or words[2:3] in _FEELING_FIRST_PERSON_TAIL
 
 
 # "πόσο θα ήθελα να ήσουν εδώ", "quanto vorrei essere al mare", "wie gern wäre ich am Meer":
@@ -192,8 +194,12 @@ def _possible_if(words: Sequence[str], feasible: int) -> bool:
     )
 
 
-def _statement_form(words: Sequence[str], raw: Sequence[str]) -> bool:
-    """Return True for rhetorical questions and proverbs that only look like questions."""
+@functools.lru_cache(maxsize=1024)
+def _statement_form(words: tuple[str, ...], raw: tuple[str, ...]) -> bool:
+    """Return True for rhetorical questions and proverbs that only look like questions.
+
+    Cached: a clause is read by the rules of each of its candidate languages.
+    """
     if _feeling_exclamative(words) or _wish_exclamative(words):
         return True
     if (

@@ -153,11 +153,14 @@ _MID_OTHER_INDIRECT_STEMS: Final = (
 )
 
 
+_MID_ALL_INDIRECT_STEMS: Final = _MID_INDIRECT_STEMS + _MID_OTHER_INDIRECT_STEMS
+
+
 def _mid_indirect(words: Sequence[str], index: int) -> bool:
     """Return True when a verb of knowing, saying or asking precedes ``index`` closely."""
     context = words[max(0, index - 3) : index]
     return bool(set(context) & _MID_EN_INDIRECT) or any(
-        word.startswith(_MID_INDIRECT_STEMS + _MID_OTHER_INDIRECT_STEMS) for word in context
+        word.startswith(_MID_ALL_INDIRECT_STEMS) for word in context
     )
 
 
@@ -193,8 +196,13 @@ def _mid_en_copula(words: Sequence[str], index: int) -> bool:
     return following in _MID_EN_COPULA_SUBJECTS[word] and index + 2 < len(words)
 
 
+_MID_MODAL_LANGUAGES: Final = frozenset({"de", "it", "pt", "el"})
+
+
 def _mid_modal_wh(words: Sequence[str], raw: Sequence[str], index: int, language: str) -> bool:
     """Return True for a question word and a modal inside a run-on ("… cosa devo fare")."""
+    if language not in _MID_MODAL_LANGUAGES:
+        return False  # checked first: the indirect-verb test below is the costly part
     word = words[index]
     following = words[index + 1 : index + 3]
     if len(following) < 1 or _mid_indirect(words, index):
