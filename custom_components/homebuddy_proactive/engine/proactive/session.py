@@ -67,6 +67,11 @@ class TranscriptBuffer:
         return len(self._items)
 
 
+def speech_line(speaker: str | None, text: str) -> str:
+    """One utterance as a prompt's conversation shows it (the same before and after its final)."""
+    return f"{speaker or 'speaker'}: {text}"
+
+
 @dataclass(frozen=True, kw_only=True)
 class ContextLine:
     """One utterance of the conversation as a prompt shows it."""
@@ -156,9 +161,7 @@ class SessionState:
     def context_lines(self, now: datetime, exclude_event: str | None = None) -> list[ContextLine]:
         """The conversation for a prompt, oldest first, without ``exclude_event``."""
         return [
-            ContextLine(
-                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
-            )
+            ContextLine(event_id=u.event_id, text=speech_line(u.speaker, u.text), at=u.received_at)
             for u in self.buffer.items(now)
             if u.event_id != exclude_event
         ]
