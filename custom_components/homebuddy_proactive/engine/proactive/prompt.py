@@ -198,7 +198,7 @@ def _closing(request: EvaluationRequest) -> str:
     label = "still being spoken" if request.source == "partial" else "final"
     task = f"{TASK_PREFIX}card. The last line is the NEWEST utterance ({label}). "
     if request.answer_question:
-        return language + task + "The newest utterance is a question: answer it."
+        return language + task + "The newest utterance is a question. Answer it."
     return language + task + "Should a card be shown now?"
 
 
@@ -231,13 +231,31 @@ def _card_text(line: ContextLine) -> str:
 
 
 def _dropped_cards(
-    earlier: Sequence[ContextLine], merged: Sequence[ContextLine], shown: int
+    earlier: Sequence[ContextLine],
+    merged: Sequence[ContextLine],
+    shown: int,
+    window: PromptWindow | None = None,
 ) -> list[str]:
-    """The cards listed before the conversation: shown before it, or in its part not shown."""
+    """The cards listed before the conversation: shown before it, or in its part not shown.
+
+    With a window, the list made when the shown part began where it begins now is kept (a
+    card leaving the session's recent cards does not change the prompt's start).
+    """
+    start = merged[len(merged) - shown].event_id if shown else None
+    if window is not None and start is not None and window.cards_start == start:
+        return window.cards
     dropped = merged[: len(merged) - shown]
     return [card.text for card in earlier] + [
         _card_text(line) for line in dropped if line.event_id.startswith(CARD_ID)
     ]
+
+
+def _keep_cards(
+    window: PromptWindow | None, shown: Sequence[ContextLine], cards: list[str]
+) -> None:
+    """Remember the cards listed for the shown part's beginning (see :func:`_dropped_cards`)."""
+    if window is not None and shown:
+        window.cards_start, window.cards = shown[0].event_id, cards
 
 
 def _conversation(shown: Sequence[str]) -> str:
@@ -259,7 +277,7 @@ def prefix_messages(
     merged, earlier = _with_cards(context, cards)
     shown = window.select(merged, lambda lines: True) if window is not None else merged
     parts = [] if not shown else [_conversation([line.text for line in shown])]
-    if shown and (listed := _dropped_cards(earlier, merged, len(shown))[-EARLIER_CARDS:]):
+    if shown and (listed := _dropped_cards(earlier, merged, len(shown), window)[-EARLIER_CARDS:]):
         parts.insert(0, CARDS_LABEL + "\n" + "\n".join(f"- {c}" for c in listed))
     return [
         {"role": "system", "content": instructions(config)},
@@ -290,7 +308,7 @@ def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dic
 
     def tokens(lines: Sequence[ContextLine]) -> int:
         """The user message's tokens with ``lines`` shown (the cards before them listed)."""
-        parts.cards = _dropped_cards(earlier_cards, context, len(lines))
+        parts.cards = _dropped_cards(earlier_cards, context, len(lines), request.window)
         shown = fixed + sum(line_tokens[id(line)] for line in lines)
         return shown + estimate_tokens("\n\n".join(parts.head() + parts.tail()))
 
@@ -302,6 +320,7 @@ def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dic
     else:
         shown = context if tokens(context) <= budget else []
     tokens(shown)  # lists the cards of what is not shown
+    _keep_cards(request.window, shown, parts.cards)
     conversation = _conversation([*(line.text for line in shown), parts.newest])
     return [
         {"role": "system", "content": system},
