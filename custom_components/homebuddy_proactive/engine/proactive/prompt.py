@@ -105,8 +105,8 @@ one JSON object only.
 
 Task card: should a card be shown now? Speak up only when a card would clearly help right now; \
 otherwise set intervene to false.
-- Act only on the NEWEST utterance, the conversation's last line. Older speech is context only \
-and never triggers a card.
+- Act only on the NEWEST utterance, the conversation's last line (the task says whether it is \
+final or still being spoken). Older speech is context only and never triggers a card.
 - Intents: question (answer it), fact_check (a checkable claim that looks wrong or uncertain), \
 context (useful background), correction (something said is wrong), definition (a knowledge gap), \
 suggestion, warning (safety, health, money, deadlines), reminder, task, decision (a decision was \
@@ -196,10 +196,10 @@ def _closing(request: EvaluationRequest) -> str:
     if request.task:
         return language + request.task
     label = "still being spoken" if request.source == "partial" else "final"
-    task = f"{TASK_PREFIX}card. The last line is the NEWEST utterance ({label}). "
+    task = f"{TASK_PREFIX}card, NEWEST utterance ({label})."
     if request.answer_question:
-        return language + task + "The newest utterance is a question. Answer it."
-    return language + task + "Should a card be shown now?"
+        return language + task + " The newest utterance is a question. Answer it."
+    return language + task
 
 
 def _with_cards(
