@@ -248,3 +248,28 @@ def test_keep_alive_and_budget_come_from_the_environment() -> None:
     ).engine
     assert tuned.ollama_keep_alive == "0m"
     assert model_context_tokens(tuned) == 9216
+
+
+def test_cards_listed_before_the_conversation_change_only_when_its_start_moves() -> None:
+    """A card leaving the session's recent cards (they are bounded) does not change the
+    prompt's start: the list made when the shown part began is kept until it moves."""
+    config = EngineConfig(ollama_model="m").with_tuning({"prompt_token_budget": 2048})
+    window = PromptWindow()
+    lines = [line(n, words=40) for n in range(30)]
+    cards = [
+        ContextLine(event_id="context", text=f"early card {n}", at=lines[n].at) for n in range(3)
+    ]
+
+    def user(shown_cards: list[ContextLine]) -> str:
+        request = EvaluationRequest(
+            newest="next", language="en", context=lines, recent_cards=shown_cards, window=window
+        )
+        return build_messages(request, config)[1]["content"]
+
+    first = user(cards)
+    assert first.startswith("Recent cards (do not repeat):\n- early card 0\n- early card 1")
+    again = user(cards[1:])  # the oldest card left the session's bounded list
+    assert (
+        again.partition("\n\nTranscript language")[0]
+        == first.partition("\n\nTranscript language")[0]
+    )

@@ -10,6 +10,9 @@ Nothing the model answers is trusted: a fact must quote a turn of the batch; a s
 about anyone but the person is refused (``text/sensitive.py``, as for entity_context cards); a
 decision may only name a candidate shown for its fact; an unknown action is NONE; a repeat of a
 memory is NONE whatever the model says. Prompts hold transcripts: nothing here logs them.
+Each call's rules (:data:`EXTRACTION_RULES`, :data:`DECISION_RULES`) are the same text for
+every call (the language is named in the user message's ``TASK:`` line), so a live session's one
+system message holds them and the call then costs only its task (``llm.after_prefix``).
 """
 
 from __future__ import annotations
