@@ -106,7 +106,7 @@ one JSON object only.
 Task card: should a card be shown now? Speak up only when a card would clearly help right now; \
 otherwise set intervene to false.
 - Act only on the NEWEST utterance, the conversation's last line (the task says whether it is \
-final or still being spoken). Older speech is context only and never triggers a card.
+final or still being said). Older speech is context only and never triggers a card.
 - Intents: question (answer it), fact_check (a checkable claim that looks wrong or uncertain), \
 context (useful background), correction (something said is wrong), definition (a knowledge gap), \
 suggestion, warning (safety, health, money, deadlines), reminder, task, decision (a decision was \
@@ -190,16 +190,21 @@ class _Parts:
         return True
 
 
+def transcript_language(code: str) -> str:
+    """How a TASK line names the transcript language (the card's, the correction's)."""
+    return f"transcript language: {code} ({language_name(code)})"
+
+
 def _closing(request: EvaluationRequest) -> str:
-    lang = language_name(request.language)
-    language = f"Transcript language: {request.language} ({lang})\n"
+    """The TASK line: the task, the transcript language, whether the newest line is final."""
     if request.task:
-        return language + request.task
+        return request.task
+    language = transcript_language(request.language)
     label = "still being spoken" if request.source == "partial" else "final"
-    task = f"{TASK_PREFIX}card, NEWEST utterance ({label})."
+    task = f"{TASK_PREFIX}card, NEWEST utterance ({label}), {language}."
     if request.answer_question:
-        return language + task + " The newest utterance is a question. Answer it."
-    return language + task
+        return task + " The newest utterance is a question. Answer it."
+    return task
 
 
 def _with_cards(

@@ -23,8 +23,8 @@ from typing import Any, Final
 from ..llm import OllamaModel
 from ..text.analysis import UtteranceAnalysis
 from ..text.cards import shape_card
-from ..text.languages import language_name
 from .detector import readable_card
+from .prompt import transcript_language
 from .session import AskedQuestion
 
 ANSWER_MAX_WORDS: Final = 6
@@ -91,7 +91,7 @@ def verification_task(question: str, answer: str, language: str) -> str:
     """The TASK line of an answer check (bounded whatever was said): the session's system
     message holds its rules (:func:`.prompt.instructions`), the conversation comes first as in
     every call of the session, so the model server reads only this (see :mod:`.prompt`)."""
-    return f"""{VERIFY_PROMPT_MARKER}, correction in {language_name(language)}.
+    return f"""{VERIFY_PROMPT_MARKER}, {transcript_language(language)}.
 QUESTION: {" ".join(question.split())[:QUESTION_PROMPT_CHARACTERS]}
 ANSWER: {" ".join(answer.split())[:ANSWER_PROMPT_CHARACTERS]}"""
 
