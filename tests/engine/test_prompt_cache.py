@@ -13,16 +13,23 @@ from custom_components.homebuddy_proactive.engine.config import EngineConfig
 from custom_components.homebuddy_proactive.engine.const import MAX_TEXT_CHARACTERS
 from custom_components.homebuddy_proactive.engine.llm import (
     OllamaModel,
+    after_prefix,
     estimate_prompt_tokens,
 )
+from custom_components.homebuddy_proactive.engine.memory.learning import extraction_messages
 from custom_components.homebuddy_proactive.engine.proactive.prompt import (
     EvaluationRequest,
     build_messages,
+    instructions,
     model_context_tokens,
+    prefix_messages,
 )
 from custom_components.homebuddy_proactive.engine.proactive.session import (
     ContextLine,
     PromptWindow,
+)
+from custom_components.homebuddy_proactive.engine.proactive.verification import (
+    verification_task,
 )
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.engine.conftest import EngineHarness
@@ -270,3 +277,45 @@ def test_cards_listed_before_the_conversation_change_only_when_its_start_moves()
     assert first.startswith("Recent cards (do not repeat):\n- early card 0\n- early card 1")
     again = user(cards[1:])  # the oldest card left the session's bounded list
     assert again.partition("\n\nTASK: ")[0] == first.partition("\n\nTASK: ")[0]
+
+
+def test_every_task_shares_one_system_message_and_only_its_task_line_differs() -> None:
+    """The card decision, the answer check and learning (after the session's prefix) start
+    with the same system message and conversation; the system names no call's own words, so
+    what follows the conversation tells the calls apart."""
+    config = EngineConfig(ollama_model="m")
+    window = PromptWindow()
+    lines = [line(n) for n in range(5)]
+    card = build_messages(
+        EvaluationRequest(newest="Is it far?", language="fr", context=lines, window=window),
+        config,
+    )
+    check = build_messages(
+        EvaluationRequest(
+            newest="Lyon",
+            language="fr",
+            context=lines,
+            window=window,
+            task=verification_task("Where is it?", "Lyon", "fr"),
+        ),
+        config,
+    )
+    learn = after_prefix(
+        prefix_messages(lines, (), window, config),
+        extraction_messages([], "fr"),
+    )
+    system = instructions(config)
+    assert card[0]["content"] == check[0]["content"] == learn[0]["content"] == system
+    conversation = "Conversation, oldest first:\n" + "\n".join(item.text for item in lines)
+    for messages in (card, check, learn):
+        assert messages[1]["content"].startswith(conversation + "\n")
+    assert card[1]["content"].endswith(
+        "speaker: Is it far?\n\nTASK: card, NEWEST utterance (final), "
+        "transcript language: fr (French)."
+    )
+    assert check[1]["content"].endswith(
+        "TASK: check, transcript language: fr (French).\nQUESTION: Where is it?\nANSWER: Lyon"
+    )
+    assert learn[1]["content"].endswith("\n\nTASK: learn, facts in French. Turns, oldest first:\n")
+    for marker in ("TASK: ", "still being spoken", "NEWEST utterance (", "is a question. Answer"):
+        assert marker not in system
