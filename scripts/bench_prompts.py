@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Prompts and the KV cache, side by side: ours against the peer, one recording fake Ollama.
+"""Prompts and the KV cache, side by side: ours against the peer, on recording fake Ollamas.
 
 Both servers run as processes (ours: ``scripts/serve.py``; the peer: uvicorn in its own venv,
-see ``scripts/bench_speech.py``) against one fake Ollama (``tests/fake_ollama.py``, a real
-aiohttp server) that answers every chat after ``--model-seconds`` and records each prompt. Each
+see ``scripts/bench_speech.py``), each against its own instance of the same fake Ollama
+(``tests/fake_ollama.py``, a real aiohttp server; one model server, one KV-cache slot, per
+server, so a background call one server makes while the other plays is never counted as the
+other's) that answers every chat after ``--model-seconds`` and records each prompt. Each
 round plays the same continuous speech (the simulator conversations, partials word by word,
 finals, the next utterance at once) to ours, then to the peer; ``--rounds`` interleaves them.
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
 import statistics
@@ -38,6 +41,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -124,18 +128,30 @@ async def run(args: argparse.Namespace) -> int:
     """Start the fake and both servers, play the rounds, print the table."""
     spoken = speech(args.files)
     words = sum(len(s.text.split()) for s in spoken)
-    recorded: list[tuple[float, dict[str, Any]]] = []
+    kinds = ("ours", "peer")
+    recorded: dict[str, list[tuple[float, dict[str, Any]]]] = {kind: [] for kind in kinds}
 
-    def answer(body: dict[str, Any]) -> FakeReply:
-        recorded.append((time.monotonic(), body))
-        return FakeReply(content=ANSWER, delay=args.model_seconds)
+    def answerer(kind: str) -> Callable[[dict[str, Any]], FakeReply]:
+        def answer(body: dict[str, Any]) -> FakeReply:
+            recorded[kind].append((time.monotonic(), body))
+            return FakeReply(content=ANSWER, delay=args.model_seconds)
 
-    figures: dict[str, list[dict[str, float]]] = {"ours": [], "peer": []}
+        return answer
+
+    figures: dict[str, list[dict[str, float]]] = {kind: [] for kind in kinds}
     with tempfile.TemporaryDirectory(prefix="bench-prompts-") as tmp:
-        async with FakeOllama(models=[MODEL], handler=answer) as fake:
+        # The same fake, one instance (one KV-cache slot) per server, so a call one server
+        # makes in the background while the other plays is never counted as the other's.
+        async with contextlib.AsyncExitStack() as stack:
+            fakes = {
+                kind: await stack.enter_async_context(
+                    FakeOllama(models=[MODEL], handler=answerer(kind))
+                )
+                for kind in kinds
+            }
             servers = {
-                kind: Server(kind, fake.url, MODEL, Path(tmp), env=args.env.get(kind, {}))
-                for kind in ("ours", "peer")
+                kind: Server(kind, fakes[kind].url, MODEL, Path(tmp), env=args.env.get(kind, {}))
+                for kind in kinds
             }
             try:
                 for server in servers.values():
@@ -146,14 +162,14 @@ async def run(args: argparse.Namespace) -> int:
                 )
                 for round_number in range(1, args.rounds + 1):
                     for kind, server in servers.items():
-                        recorded.clear()
+                        recorded[kind].clear()
                         played = await play(
                             server,
                             spoken,
                             word_seconds=args.word_seconds,
                             settle_seconds=args.settle_seconds,
                         )
-                        bodies = [b for at, b in recorded if at <= played.ended]
+                        bodies = [b for at, b in recorded[kind] if at <= played.ended]
                         calls = [rendered(b) for b in bodies]
                         minutes = (played.ended - played.started) / 60
                         result = prompt_figures(calls, minutes)

@@ -296,15 +296,24 @@ def last_user_prompt(body: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
 
 
-_NEWEST_RE = re.compile(r"NEWEST utterance \([^)]*\):\n(.*?)(?:\n\n|$)", re.S)
+def conversation_of(body: dict[str, Any]) -> list[str]:
+    """The lines of a prompt's conversation, oldest first (the newest utterance last)."""
+    content = str(body.get("messages", [{}])[-1].get("content", ""))
+    _, found, rest = content.partition("Conversation, oldest first:\n")
+    return rest.split("\n\n", 1)[0].split("\n") if found else []
+
+
+def newest_utterance(body: dict[str, Any]) -> str:
+    """The words of a detector prompt's newest utterance (the conversation's last line)."""
+    lines = conversation_of(body)
+    return lines[-1].partition(": ")[2] if lines else ""
 
 
 def answer_questions(body: dict[str, Any]) -> FakeReply:
     """A predictable model: answers questions, declines everything else."""
     prompt = last_user_prompt(body)
     if "The newest utterance is a question." in prompt:
-        match = _NEWEST_RE.search(prompt)
-        newest = match.group(1).strip() if match else "?"
+        newest = newest_utterance(body).strip() or "?"
         return FakeReply(
             content={
                 "intervene": True,

@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 import aiohttp
 
-from tests.fake_ollama import FakeReply, answer_questions, last_user_prompt
+from tests.fake_ollama import FakeReply, answer_questions, newest_utterance
 
 FRAME_TIMEOUT = 10.0
 SEED_PARTIAL_CARD = "Canberra is the capital of Australia."
@@ -32,7 +32,7 @@ INSIGHT_MAX_CHARACTERS = 220  # the default
 
 def seed_model(body: dict[str, Any]) -> FakeReply:
     """The fake model: fails on the marker, fact-checks Australia, answers questions."""
-    newest = last_user_prompt(body).rpartition("NEWEST utterance")[2]
+    newest = newest_utterance(body)
     if FAIL_MARKER in newest:
         return FakeReply(status=500)
     if "capital of Australia" in newest:

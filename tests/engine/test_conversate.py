@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 
 from tests.engine.conftest import EngineHarness
-from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
+from tests.fake_ollama import (
+    FakeOllama,
+    FakeReply,
+    conversation_of,
+    last_user_prompt,
+    newest_utterance,
+)
 
 Factory = Callable[..., Any]
 
@@ -78,11 +84,11 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
     await socket.text(final("How many units of that do I need for the doctor visit?", "e2"))
     await socket.wait_for(lambda f: f["type"] in ("insight", "error") and f.get("event_id") == "e2")
     prompt = last_user_prompt(fake_ollama.requests[-1])
-    newest = prompt.split("NEWEST utterance (")[-1]
+    *context, newest = conversation_of(fake_ollama.requests[-1])
     assert "How many units of that do I need" in newest
-    context = prompt.split("Earlier conversation (context only):")[1].split("NEWEST utterance (")[0]
-    assert "Vincent ran my technical interview yesterday." in context
-    assert "How many units" not in context
+    assert any("Vincent ran my technical interview yesterday." in line for line in context)
+    assert not any("How many units" in line for line in context)
+    assert "TASK: card, NEWEST utterance (final), transcript language: en (English)." in prompt
     assert "Marie prefers answers in metric units" in prompt
     assert "Dr Papadopoulos" in prompt
     assert "Vincent (role stated): ran the technical interview" in prompt
@@ -91,7 +97,7 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
         "Vincent ran my technical interview yesterday.\nHomeBuddy card: Vincent ran your" in prompt
     )
     first_prompt = last_user_prompt(fake_ollama.requests[0])
-    assert "Transcript language: fr (French)" in first_prompt
+    assert "transcript language: fr (French)." in first_prompt
     body = fake_ollama.requests[0]
     assert body["format"]["required"] == ["intervene", "intent", "confidence", "card", "people"]
     assert "minLength" not in body["format"]["properties"]["card"]
@@ -368,7 +374,7 @@ async def test_only_newest_final_is_evaluated_when_finals_queue_up(
         await socket.text(final(f"We talked about the garden fence number {n}.", f"e{n}"))
     await settle(1.5)
     assert fake_ollama.chat_count == 2  # the first (in flight) and the newest
-    assert "number 4" in last_user_prompt(fake_ollama.requests[-1]).split("NEWEST utterance (")[-1]
+    assert "number 4" in newest_utterance(fake_ollama.requests[-1])
 
 
 async def test_cooldown_and_high_priority_bypass(

@@ -38,6 +38,8 @@ def test_real_answers_are_readable(card: str) -> None:
         "1" * 110,
         "2018-01-20-20:12:11:00:00",
         "NEWEST utterance",
+        "Conversation, oldest first:",
+        "TASK: card, NEWEST utterance (final).",
         "150 characters",
         "fact_check",
         "Fact check.",

@@ -57,9 +57,7 @@ def prompt_of(body: dict[str, Any]) -> str:
     """The task of a request (the turns, or the facts and candidates), after the conversation
     its prompt starts with when the client's session is live (the model server's cache)."""
     content = str(body["messages"][-1]["content"])
-    if content.startswith("Earlier conversation (context only):"):
-        return content.split("\n\n", 1)[1]
-    return content
+    return "TASK: " + content.partition("TASK: ")[2]
 
 
 def fact(

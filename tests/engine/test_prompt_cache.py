@@ -13,20 +13,27 @@ from custom_components.homebuddy_proactive.engine.config import EngineConfig
 from custom_components.homebuddy_proactive.engine.const import MAX_TEXT_CHARACTERS
 from custom_components.homebuddy_proactive.engine.llm import (
     OllamaModel,
+    after_prefix,
     estimate_prompt_tokens,
 )
+from custom_components.homebuddy_proactive.engine.memory.learning import extraction_messages
 from custom_components.homebuddy_proactive.engine.proactive.prompt import (
     EvaluationRequest,
     build_messages,
+    instructions,
     model_context_tokens,
+    prefix_messages,
 )
 from custom_components.homebuddy_proactive.engine.proactive.session import (
     ContextLine,
     PromptWindow,
 )
+from custom_components.homebuddy_proactive.engine.proactive.verification import (
+    verification_task,
+)
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.engine.conftest import EngineHarness
-from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
+from tests.fake_ollama import FakeOllama, FakeReply, conversation_of, last_user_prompt
 
 Factory = Callable[..., Any]
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -43,11 +50,15 @@ def rendered(body: dict[str, Any]) -> str:
 
 
 def stable_part(prompt: str) -> str:
-    """Instructions and conversation: the part the next call must start with."""
+    """Instructions, earlier cards and conversation but its last line (the newest utterance,
+    which may still grow): the part the next call must start with."""
     head, user, content = prompt.partition("<user>")
-    if not content.startswith("Earlier conversation"):
+    start = content.find("Conversation, oldest first:\n")
+    if start < 0:
         return head + user
-    return head + user + content.split("\n\n", 1)[0]
+    end = content.find("\n\n", start)
+    block = content if end < 0 else content[:end]
+    return head + user + block.rsplit("\n", 1)[0] + "\n"
 
 
 def common_prefix(a: str, b: str) -> int:
@@ -113,7 +124,14 @@ async def test_continuous_speech_prompts_share_their_prefix_with_the_previous_ca
         assert current.startswith(stable_part(previous))
     for index in learning:  # learning asks after the same instructions and conversation
         assert calls[index].startswith(stable_part(calls[index - 1]))
-        assert "You learn what a personal assistant should remember" in calls[index]
+        assert "TASK: learn" in calls[index]
+    # One system message for every kind of call, each task's rules in it once.
+    systems = {body["messages"][0]["content"] for body in fake_ollama.requests}
+    assert len(systems) == 1
+    assert all(call.count("You learn what a personal assistant") == 1 for call in calls)
+    # After the conversation, a call reads only its short per-call part.
+    for call in prompts:
+        assert len(call.rpartition("\n\n")[2]) < 200
     # One cache slot: over all calls, most of each prompt is the previous call's prefix.
     shared = sum(common_prefix(a, b) for a, b in itertools.pairwise(calls))
     assert shared / sum(len(call) for call in calls[1:]) >= 0.8
@@ -124,7 +142,7 @@ async def test_continuous_speech_prompts_share_their_prefix_with_the_previous_ca
 
 def test_trimming_drops_the_oldest_half_at_once_and_keeps_the_prefix_for_many_calls() -> None:
     """Past the budget the oldest half goes in one step; the calls after share the prefix."""
-    config = EngineConfig(ollama_model="m").with_tuning({"prompt_token_budget": 2048})
+    config = EngineConfig(ollama_model="m").with_tuning({"prompt_token_budget": 3072})
     window = PromptWindow()
     lines = [line(n) for n in range(40)]
     starts: list[str] = []
@@ -138,7 +156,7 @@ def test_trimming_drops_the_oldest_half_at_once_and_keeps_the_prefix_for_many_ca
         messages = build_messages(request, config)
         assert estimate_prompt_tokens(messages) <= config.prompt_token_budget
         user = "<user>" + messages[1]["content"]
-        first = user.split("\n", 2)[1]
+        first = conversation_of({"messages": messages})[0]
         if not starts or starts[-1] != first:
             starts.append(first)
         elif user.startswith(stable_part(previous)):
@@ -187,7 +205,7 @@ def test_cards_sit_in_the_conversation_and_move_to_the_list_when_trimmed() -> No
     assert "word3x11\nHomeBuddy card: BM25 ranks by term frequency.\nspeaker: utterance 4" in user
     assert "Recent cards" not in user
 
-    small = config.with_tuning({"prompt_token_budget": 1024})
+    small = config.with_tuning({"prompt_token_budget": 2048})
     many = [line(n, words=40) for n in range(30)]
     late = ContextLine(event_id="context", text="An early card.", at=many[1].at)
     user = build_messages(
@@ -197,7 +215,8 @@ def test_cards_sit_in_the_conversation_and_move_to_the_list_when_trimmed() -> No
         small,
     )[1]["content"]
     assert "utterance 1 " not in user
-    assert "Recent cards (do not repeat):\n- An early card." in user
+    # Listed before the conversation: the list changes only when the shown part moves.
+    assert user.startswith("Recent cards (do not repeat):\n- An early card.\n\nConversation")
 
 
 async def test_num_ctx_follows_the_budget_and_grows_for_a_prompt_that_needs_more(
@@ -236,3 +255,67 @@ def test_keep_alive_and_budget_come_from_the_environment() -> None:
     ).engine
     assert tuned.ollama_keep_alive == "0m"
     assert model_context_tokens(tuned) == 9216
+
+
+def test_cards_listed_before_the_conversation_change_only_when_its_start_moves() -> None:
+    """A card leaving the session's recent cards (they are bounded) does not change the
+    prompt's start: the list made when the shown part began is kept until it moves."""
+    config = EngineConfig(ollama_model="m").with_tuning({"prompt_token_budget": 2048})
+    window = PromptWindow()
+    lines = [line(n, words=40) for n in range(30)]
+    cards = [
+        ContextLine(event_id="context", text=f"early card {n}", at=lines[n].at) for n in range(3)
+    ]
+
+    def user(shown_cards: list[ContextLine]) -> str:
+        request = EvaluationRequest(
+            newest="next", language="en", context=lines, recent_cards=shown_cards, window=window
+        )
+        return build_messages(request, config)[1]["content"]
+
+    first = user(cards)
+    assert first.startswith("Recent cards (do not repeat):\n- early card 0\n- early card 1")
+    again = user(cards[1:])  # the oldest card left the session's bounded list
+    assert again.partition("\n\nTASK: ")[0] == first.partition("\n\nTASK: ")[0]
+
+
+def test_every_task_shares_one_system_message_and_only_its_task_line_differs() -> None:
+    """The card decision, the answer check and learning (after the session's prefix) start
+    with the same system message and conversation; the system names no call's own words, so
+    what follows the conversation tells the calls apart."""
+    config = EngineConfig(ollama_model="m")
+    window = PromptWindow()
+    lines = [line(n) for n in range(5)]
+    card = build_messages(
+        EvaluationRequest(newest="Is it far?", language="fr", context=lines, window=window),
+        config,
+    )
+    check = build_messages(
+        EvaluationRequest(
+            newest="Lyon",
+            language="fr",
+            context=lines,
+            window=window,
+            task=verification_task("Where is it?", "Lyon", "fr"),
+        ),
+        config,
+    )
+    learn = after_prefix(
+        prefix_messages(lines, (), window, config),
+        extraction_messages([], "fr"),
+    )
+    system = instructions(config)
+    assert card[0]["content"] == check[0]["content"] == learn[0]["content"] == system
+    conversation = "Conversation, oldest first:\n" + "\n".join(item.text for item in lines)
+    for messages in (card, check, learn):
+        assert messages[1]["content"].startswith(conversation + "\n")
+    assert card[1]["content"].endswith(
+        "speaker: Is it far?\n\nTASK: card, NEWEST utterance (final), "
+        "transcript language: fr (French)."
+    )
+    assert check[1]["content"].endswith(
+        "TASK: check, transcript language: fr (French).\nQUESTION: Where is it?\nANSWER: Lyon"
+    )
+    assert learn[1]["content"].endswith("\n\nTASK: learn, facts in French. Turns, oldest first:\n")
+    for marker in ("TASK: ", "still being spoken", "NEWEST utterance (", "is a question. Answer"):
+        assert marker not in system

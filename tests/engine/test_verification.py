@@ -104,6 +104,15 @@ async def test_right_answer_stays_silent(engine_factory: Factory, fake_ollama: F
     await settle()
     assert len(verifications(fake_ollama)) == 1
     assert [f["intent"] for f in socket.of_type("insight")] == ["question"]
+    # The check starts as the question's call did (one system message, the conversation, the
+    # answer as its newest line): the model server reads only its short task.
+    question, check = fake_ollama.requests[0], verifications(fake_ollama)[0]
+    assert check["messages"][0] == question["messages"][0]
+    asked = question["messages"][1]["content"].partition("\n\n")[0]
+    content = check["messages"][1]["content"]
+    assert content.startswith(asked + "\nHomeBuddy card: Fake model answer")
+    assert "\nSpeaker 2: Canberra\n\n" in content
+    assert len(content.partition("Speaker 2: Canberra\n\n")[2]) < 200
 
 
 async def test_unsure_or_broken_verdicts_stay_silent(

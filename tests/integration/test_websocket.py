@@ -17,7 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.homebuddy_proactive.const import EVENT_INSIGHT, WS_VIEW_URL
-from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
+from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt, newest_utterance
 
 from .conftest import long_lived_token
 
@@ -26,8 +26,7 @@ Connect = Callable[..., Awaitable[aiohttp.ClientWebSocketResponse]]
 
 def answer_from_prompt(body: dict[str, Any]) -> FakeReply:
     """A fake model that answers every question with a card naming the question."""
-    prompt = last_user_prompt(body)
-    newest = prompt.split("NEWEST utterance (", 1)[-1].split("\n", 2)[1]
+    newest = newest_utterance(body)
     return FakeReply(
         content={
             "intervene": True,
@@ -632,7 +631,7 @@ async def test_spoken_questions_trigger_and_statements_do_not(
         assert ack["triggered"] is False, text
     assert fake_ollama.chat_count == len(questions)
     prompt = last_user_prompt(fake_ollama.requests[0])
-    assert f"Transcript language: {language}" in prompt
+    assert f"transcript language: {language} (" in prompt
 
 
 async def test_only_the_newest_utterance_triggers(

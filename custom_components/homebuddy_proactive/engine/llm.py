@@ -73,12 +73,19 @@ def after_prefix(
 
     The model server keeps one prompt in its KV cache: a task that starts with the prefix the
     other calls of a session start with (instructions, conversation) costs only its own end.
-    The task's messages, its own instructions included, become the end of the user message.
+    The task's system message is left out when the prefix's already states it (the session's
+    one system message holds every task's rules); its other messages become the end of the
+    user message.
     """
     if len(prefix) != 2:
         return [dict(message) for message in messages]
     system, user = prefix
-    task = "\n\n".join(message.get("content", "") for message in messages)
+    rules = system.get("content", "")
+    task = "\n\n".join(
+        message.get("content", "")
+        for message in messages
+        if message.get("role") != "system" or message.get("content", "") not in rules
+    )
     head = user.get("content", "")
     return [
         dict(system),

@@ -101,6 +101,7 @@ class Connection:
         self._partial_eval: asyncio.Task[None] | None = None
         self._partial: PartialTiming = PartialTiming()
         self._stream_hint: str | None = None
+        self._stream_speaker: str | None = None
 
     @property
     def config(self) -> EngineConfig:
@@ -480,6 +481,7 @@ class Connection:
             raise ModelUnavailableError("timed out in the queue")
         request, memory_ids = await self._request(
             newest=job.utterance.text,
+            speaker=job.utterance.speaker,
             language=job.language,
             source=SOURCE_FINAL,
             answer_question=job.answer_question,
@@ -540,15 +542,11 @@ class Connection:
         request = EvaluationRequest(
             newest=job.utterance.text,
             language=question.language,
+            speaker=job.utterance.speaker,
             context=self.session.context_lines(engine.clock(), job.utterance.event_id),
             recent_cards=self.session.card_lines(),
             window=self.session.prompt_window,
-            task=verification_task(
-                question.text,
-                job.utterance.text,
-                question.language,
-                self.config.insight_max_characters,
-            ),
+            task=verification_task(question.text, job.utterance.text, question.language),
         )
         found = await engine.model.turns.background(
             functools.partial(
@@ -590,6 +588,7 @@ class Connection:
         self,
         *,
         newest: str,
+        speaker: str | None,
         language: str,
         source: str,
         answer_question: bool,
@@ -604,6 +603,7 @@ class Connection:
         )
         request = EvaluationRequest(
             newest=newest,
+            speaker=speaker,
             language=language,
             context=context,
             memories=[f"[{m.kind}] {m.content}" for m in memories],
@@ -624,6 +624,7 @@ class Connection:
         if queued:
             self._stream.update(event.text, event.event_id)
             self._stream_hint = event.language  # identified once per evaluation, not per frame
+            self._stream_speaker = event.speaker
             self._partial.revision_at(asyncio.get_running_loop().time())
             self._partial_wakeup.set()
         frame: dict[str, Any] = {
@@ -690,6 +691,7 @@ class Connection:
         earlier = self._stream.text[: self._stream.focus_offset].strip()
         request, memory_ids = await self._request(
             newest=focus,
+            speaker=self._stream_speaker,
             language=language,
             source=SOURCE_PARTIAL,
             answer_question=False,

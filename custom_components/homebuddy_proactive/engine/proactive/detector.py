@@ -79,6 +79,8 @@ _PROMPT_ECHOES: Final = (
     "recent cards",
     "transcript language",
     "earlier conversation",
+    "conversation, oldest first",
+    "task: card",
 )
 _LENGTH_ECHO_RE: Final = re.compile(r"^\d+ characters?$")
 _REPEATED_CHARACTER_RE: Final = re.compile(r"(.)\1{7,}")

@@ -188,7 +188,8 @@ class ProactiveEngine:
                 LOGGER.exception("Session summary listener failed")
 
     def _prompt_prefix(self, client_id: str) -> list[dict[str, str]]:
-        """The prompt start of the client's most recent live session (none: no prefix)."""
+        """The prompt start of the client's most recent live session (none: the instructions
+        alone, the system message every call shares)."""
         for state in reversed(self._sessions.values()):
             if state.client_id == client_id and state.connections > 0:
                 return prefix_messages(
@@ -197,7 +198,7 @@ class ProactiveEngine:
                     state.prompt_window,
                     self.config,
                 )
-        return []
+        return prefix_messages((), (), None, self.config)
 
     async def session_summary(self, session_id: str) -> dict[str, Any] | None:
         """A session's summary: its newest episode's, with every episode's moments and

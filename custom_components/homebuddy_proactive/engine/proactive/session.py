@@ -67,6 +67,11 @@ class TranscriptBuffer:
         return len(self._items)
 
 
+def speech_line(speaker: str | None, text: str) -> str:
+    """One utterance as a prompt's conversation shows it (the same before and after its final)."""
+    return f"{speaker or 'speaker'}: {text}"
+
+
 @dataclass(frozen=True, kw_only=True)
 class ContextLine:
     """One utterance of the conversation as a prompt shows it."""
@@ -82,13 +87,18 @@ class PromptWindow:
     The model server keeps the prompt it last read (its KV cache) and reads again only what
     follows the part a new prompt shares with it. The conversation is shown oldest first, so
     every new utterance only appends; each move of the beginning makes the model read the whole
-    conversation again, so a move drops the oldest half at once, not one line per utterance.
+    conversation again, so a move keeps only the newest third of it at once (the next move is
+    then far off), not one line less per utterance. The cards listed before the conversation
+    are kept with the beginning (:attr:`cards`), so they change only when it moves.
     """
 
     def __init__(self) -> None:
         """Nothing shown yet."""
         self._first: str | None = None
         self._first_at: datetime | None = None
+        # The cards listed before the conversation, for the beginning ``cards_start``.
+        self.cards: list[str] = []
+        self.cards_start: str | None = None
 
     def select(
         self, lines: Sequence[ContextLine], fits: Callable[[Sequence[ContextLine]], bool]
@@ -96,11 +106,11 @@ class PromptWindow:
         """The lines to show, oldest first: from the beginning kept so far, if ``fits``.
 
         When the buffer let the first shown line go (window or count), or the lines do not
-        fit, the oldest half of what would be shown is dropped, as often as needed.
+        fit, the oldest two thirds of what would be shown are dropped, as often as needed.
         """
         start = self._start(lines)
         while start < len(lines) and not fits(lines[start:]):
-            start += max(1, (len(lines) - start) // 2)
+            start += max(1, (len(lines) - start) * 2 // 3)
         if start < len(lines):
             self._first, self._first_at = lines[start].event_id, lines[start].at
         return list(lines[start:])
@@ -112,7 +122,7 @@ class PromptWindow:
             if line.event_id == self._first:
                 return index
         if lines[0].at > self._first_at:
-            return len(lines) // 2  # the first shown line fell out of the buffer
+            return len(lines) * 2 // 3  # the first shown line fell out of the buffer
         # The first shown line is the one left out of this prompt (its newest utterance).
         return next((i for i, line in enumerate(lines) if line.at >= self._first_at), len(lines))
 
@@ -156,9 +166,7 @@ class SessionState:
     def context_lines(self, now: datetime, exclude_event: str | None = None) -> list[ContextLine]:
         """The conversation for a prompt, oldest first, without ``exclude_event``."""
         return [
-            ContextLine(
-                event_id=u.event_id, text=f"{u.speaker or 'speaker'}: {u.text}", at=u.received_at
-            )
+            ContextLine(event_id=u.event_id, text=speech_line(u.speaker, u.text), at=u.received_at)
             for u in self.buffer.items(now)
             if u.event_id != exclude_event
         ]
