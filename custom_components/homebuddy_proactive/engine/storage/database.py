@@ -50,7 +50,7 @@ from .memory_schema import (
     MEMORY_SCHEMA_V8,
     MEMORY_SCHEMA_V10,
 )
-from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9
+from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V11
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
@@ -167,6 +167,7 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_SCHEMA_V8,
     MEMORY_VECTOR_SCHEMA_V9,
     MEMORY_SCHEMA_V10,
+    MEMORY_VECTOR_SCHEMA_V11,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
