@@ -25,9 +25,8 @@ Reads: the file's first :data:`MMAP_BYTES` are memory-mapped (``mmap_size``), so
 reads is the OS's page cache itself, not a ``pread`` copy into SQLite's own 2 MB cache: a
 retrieval at 100,000 memories reads a few hundred scattered pages (FTS5 rows and sizes for BM25,
 200 stored vectors to re-rank), whose CPU this cut by 30-50 % (300 retrievals' statements
-replayed alone). The mapping shares the
-page cache (no memory of the process's own; the kernel evicts as usual); writes still go through
-the WAL.
+replayed alone). The mapping shares the page cache (no memory of the process's own; the kernel
+evicts as usual); writes still go through the WAL.
 """
 
 from __future__ import annotations
