@@ -32,6 +32,7 @@ from custom_components.homebuddy_proactive.engine.memory.hybrid import fuse, sim
 from custom_components.homebuddy_proactive.engine.memory.records import SearchHit
 from custom_components.homebuddy_proactive.engine.memory.vectors import (
     INLINE_ROWS,
+    RERANK,
     VectorIndex,
     quantise,
     unit,
@@ -533,3 +534,32 @@ def test_a_neighbour_counts_only_when_it_stands_out(unrelated: float, related: f
     assert (cosines >= floor).sum() == 1
     # Too few candidates to tell a spread: the absolute floor alone.
     assert similarity_floor(cosines[:3]) == pytest.approx(0.45)
+
+
+def test_the_index_ranks_exactly_by_hamming_distance_ties_in_insertion_order() -> None:
+    """Above the re-rank size, with many equal distances: the keys given are exactly the
+    RERANK nearest by sign-bit distance, nearest first, equal ones in the order added (the
+    clients' in the order asked), as a brute-force count of the differing bits says."""
+    rng = np.random.default_rng(11)
+    dims = 64  # one word: distances 0-64, so thousands of rows tie
+    rows = rng.standard_normal((3000, dims)).astype(np.float32)
+    index = VectorIndex()
+    signs: list[np.ndarray] = []
+    added: list[tuple[int, str, bytes]] = []
+    for n, row in enumerate(rows):
+        quantised = quantise(row.tolist())
+        assert quantised is not None
+        added.append((n * 4, "c1" if n % 5 else "global", quantised[1]))
+        signs.append(row > 0)
+    index.add(added)
+    query = unit(rng.standard_normal(dims).tolist())
+    assert query is not None
+    order = [
+        n
+        for client in ("c1", "global")
+        for n in range(len(rows))
+        if ("c1" if n % 5 else "global") == client
+    ]
+    distance = {n: int(np.count_nonzero(signs[n] != (query > 0))) for n in order}
+    expected = sorted(order, key=lambda n: distance[n])[:RERANK]  # stable: ties keep order
+    assert index.nearest(query, ("c1", "global"), (0, 1, 2, 3)) == [n * 4 for n in expected]
