@@ -9,7 +9,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from custom_components.homebuddy_proactive.engine.memory.hybrid import fuse, sim
 from custom_components.homebuddy_proactive.engine.memory.records import SearchHit
 from custom_components.homebuddy_proactive.engine.memory.vectors import (
     INLINE_ROWS,
+    RERANK,
     VectorIndex,
     quantise,
     unit,
@@ -39,6 +40,16 @@ from custom_components.homebuddy_proactive.engine.memory.vectors import (
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from custom_components.homebuddy_proactive.engine.storage import SCHEMA_VERSION, ProactiveStore
 from tests.engine.conftest import insert_old_memory
+from tests.engine.test_learning import (
+    DOCTORS,
+    DUPONT,
+    DUPONT_SAID,
+    MARTIN,
+    MARTIN_SAID,
+    Clock,
+    Model,
+    supersede_shown,
+)
 from tests.fake_ollama import FakeOllama, FakeReply, decline
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -86,6 +97,11 @@ def vectors(path: Path) -> dict[int, str]:
     """The vectors stored in the file: search key → model."""
     with sqlite3.connect(path) as db:
         return dict(db.execute("SELECT key, model FROM memory_vectors").fetchall())
+
+
+def fact_vectors(path: Path) -> list[int]:
+    """The search keys of the factual memories with a stored vector."""
+    return sorted(key for key in vectors(path) if key % 4 == 0)
 
 
 async def contents(engine: MemoryEngine, text: str) -> list[str]:
@@ -271,7 +287,7 @@ async def test_a_new_embedding_model_replaces_every_vector(opened: Opened) -> No
 
 async def test_migration_from_v7_keeps_every_memory_and_embeds_them(opened: Opened) -> None:
     """A file at schema 7 with memories of every store: all kept, listed, then embedded."""
-    assert SCHEMA_VERSION == 11
+    assert SCHEMA_VERSION == 12
     store = await ProactiveStore.open(opened.path, target_version=7, checkpoint_interval=None)
     for client, kind, content in (
         ("c1", "person", "Mon médecin s'appelle Dupont"),
@@ -316,6 +332,76 @@ async def test_migration_from_v7_keeps_every_memory_and_embeds_them(opened: Open
     }
     # Global memories are found by meaning too.
     assert "La maison a un jardin" in await contents(engine, "le jardin")
+
+
+async def test_a_superseded_fact_leaves_the_vectors_and_is_never_embedded_again(
+    opened: Opened,
+) -> None:
+    """Learning supersedes Dupont with Martin: Dupont's vector leaves the file and the index at
+    once (as its words leave the search index), and a later backfill does not embed it."""
+    opened.fake.handler = Model(extract=DOCTORS, decide=supersede_shown)
+    store = await ProactiveStore.open(opened.path, checkpoint_interval=None)
+    model = OllamaModel(opened.fake.url, "llama3.2:3b", timeout=5)
+    clock = Clock(NOW)
+    engine = MemoryEngine(store, clock, model=model, learning_turns=1, embedding_model=EMBEDDER)
+    opened.closing += [engine, store, model]
+    await engine.retrieve("c1", "bonjour", 5)  # the vectors' first load is over before
+    await engine.settle()
+    await engine.observe_turn("c1", "s1", DUPONT_SAID, speaker="owner", language="fr")
+    await engine.settle()
+    (dupont,) = await engine.list("c1")
+    assert (dupont.content, fact_vectors(opened.path)) == (DUPONT, [dupont.id * 4])
+    assert len(engine.hybrid.index) == 1
+
+    clock.now += timedelta(days=20)
+    await engine.observe_turn("c1", "s1", MARTIN_SAID, speaker="owner", language="fr")
+    await engine.settle()
+    (martin,) = await engine.list("c1")
+    assert martin.content == MARTIN
+    assert fact_vectors(opened.path) == [martin.id * 4]  # Dupont's went with it
+    assert len(engine.hybrid.index) == len(vectors(opened.path))  # no search needed
+    found = await engine.retrieve("c1", "Qui est mon toubib ?", 5)  # by meaning alone
+    assert [r.content for r in found if r.store == STORE_FACTUAL] == [MARTIN]
+    await opened.close()
+
+    embedded = len(opened.fake.embedded_texts)
+    again = await opened.engine()  # a fresh start scans for memories without a vector
+    await again.retrieve("c1", "bonjour", 5)
+    await again.settle()
+    assert len(opened.fake.embedded_texts) == embedded
+    assert fact_vectors(opened.path) == [martin.id * 4]
+    assert len(again.hybrid.index) == len(vectors(opened.path))
+
+
+async def test_migration_to_v12_drops_the_vectors_of_superseded_facts(opened: Opened) -> None:
+    """A file at schema 11 whose superseded fact still has its vector: after the upgrade the
+    vector is gone, every memory row is kept, and the current fact keeps its vector."""
+    store = await ProactiveStore.open(opened.path, target_version=11, checkpoint_interval=None)
+    model = OllamaModel(opened.fake.url, "llama3.2:3b", timeout=5)
+    engine = MemoryEngine(store, lambda: NOW, model=model, embedding_model=EMBEDDER)
+    old = await engine.remember("c1", "person", "Mon médecin s'appelle Dupont")
+    new = await engine.remember("c1", "person", "Mon médecin s'appelle Martin")
+    await engine.retrieve("c1", "bonjour", 5)
+    await engine.settle()
+    await engine.close()
+    await model.close()
+    await store.connection.execute(  # as v11 superseded a fact: its vector stayed
+        "UPDATE memories SET valid_until = ?, superseded_by = ? WHERE id = ?",
+        (NOW.isoformat(), new.id, old.id),
+    )
+    await store.connection.commit()
+    await store.close()
+    assert vectors(opened.path) == {old.id * 4: EMBEDDER, new.id * 4: EMBEDDER}
+
+    upgraded = await opened.engine()
+    assert await upgraded.store.schema_version() == SCHEMA_VERSION == 12
+    assert vectors(opened.path) == {new.id * 4: EMBEDDER}
+    listed = await upgraded.overview("c1", STORE_FACTUAL, include_superseded=True)
+    assert {(m["id"], m["current"]) for m in listed} == {(old.id, False), (new.id, True)}
+    await upgraded.retrieve("c1", "bonjour", 5)
+    await upgraded.settle()
+    assert vectors(opened.path) == {new.id * 4: EMBEDDER}  # the backfill leaves it out
+    assert await contents(upgraded, "Qui est mon toubib ?") == ["Mon médecin s'appelle Martin"]
 
 
 def test_the_index_finds_the_nearest_of_thousands_through_its_sign_bits() -> None:
@@ -448,3 +534,32 @@ def test_a_neighbour_counts_only_when_it_stands_out(unrelated: float, related: f
     assert (cosines >= floor).sum() == 1
     # Too few candidates to tell a spread: the absolute floor alone.
     assert similarity_floor(cosines[:3]) == pytest.approx(0.45)
+
+
+def test_the_index_ranks_exactly_by_hamming_distance_ties_in_insertion_order() -> None:
+    """Above the re-rank size, with many equal distances: the keys given are exactly the
+    RERANK nearest by sign-bit distance, nearest first, equal ones in the order added (the
+    clients' in the order asked), as a brute-force count of the differing bits says."""
+    rng = np.random.default_rng(11)
+    dims = 64  # one word: distances 0-64, so thousands of rows tie
+    rows = rng.standard_normal((3000, dims)).astype(np.float32)
+    index = VectorIndex()
+    signs: list[np.ndarray] = []
+    added: list[tuple[int, str, bytes]] = []
+    for n, row in enumerate(rows):
+        quantised = quantise(row.tolist())
+        assert quantised is not None
+        added.append((n * 4, "c1" if n % 5 else "global", quantised[1]))
+        signs.append(row > 0)
+    index.add(added)
+    query = unit(rng.standard_normal(dims).tolist())
+    assert query is not None
+    order = [
+        n
+        for client in ("c1", "global")
+        for n in range(len(rows))
+        if ("c1" if n % 5 else "global") == client
+    ]
+    distance = {n: int(np.count_nonzero(signs[n] != (query > 0))) for n in order}
+    expected = sorted(order, key=lambda n: distance[n])[:RERANK]  # stable: ties keep order
+    assert index.nearest(query, ("c1", "global"), (0, 1, 2, 3)) == [n * 4 for n in expected]

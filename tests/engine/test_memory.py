@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import math
+import sqlite3
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable
@@ -1292,3 +1293,34 @@ async def test_final_turns_reach_short_term_memory_and_the_episode(
     [episode] = await harness.engine.memory.overview("c1", STORE_EPISODIC)
     assert episode["turn_count"] == 3
     assert episode["closed_at"] is None
+
+
+async def test_bm25_order_and_relevance_are_sqlites_own_bm25(memories: Factory) -> None:
+    """The search's order and relevances are FTS5's bm25 of each match, read independently from
+    the file: the rarer and denser the word in a memory, the higher it ranks; another client's
+    memory is never among them."""
+    m = await memories()
+    texts = [
+        "garden",
+        "garden garden roses",
+        "the garden and the roses and the tulips in spring",
+        "roses roses tulips",
+        "tulips tulips tulips in the garden",
+        "a long walk past the old garden wall near the river and the bridge",
+    ]
+    for n, text in enumerate(texts):
+        await m.engine.remember("global" if n == 3 else "c1", "fact", text)
+    await m.engine.remember("c2", "fact", "garden roses tulips")
+    hits = await m.engine.memories.search(("c1", "global"), ["garden", "roses"], candidates=40)
+    with sqlite3.connect(m.path) as db:
+        expected = db.execute(
+            "SELECT rowid, bm25(memory_search) FROM memory_search WHERE memory_search MATCH"
+            " '\"garden\" OR \"roses\"' AND client_id IN ('c1', 'global')"
+        ).fetchall()
+    expected.sort(key=lambda row: row[1])  # bm25 is negative: best first
+    assert len({score for _, score in expected}) == len(expected)  # no ties to order
+    best = expected[0][1]
+    assert [(hit.id * 4, hit.relevance) for hit in hits] == [
+        (rowid, pytest.approx(score / best)) for rowid, score in expected
+    ]
+    assert len(hits) == len(texts)  # each has one of the words; c2's is not among them

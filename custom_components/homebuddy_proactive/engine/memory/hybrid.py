@@ -9,9 +9,13 @@ rankings it is in, normalised so the best is 1 (the relevance the caller multipl
 ``1 + score``). No model, no vector yet, a failed or slow query embedding (then none for
 :data:`RETRY_SECONDS`): BM25 alone, exactly as without embeddings.
 
-Vectors are computed in the background, never on the path of an acknowledgement: a write names
-the memories to embed (at most :data:`MAX_WAITING` waiting; beyond, a scan of the file finds
-them), one worker task embeds them :data:`EMBED_BATCH` texts per ``/api/embed`` call, and the
+A superseded fact leaves the vectors as it leaves the FTS5 index: its vector is deleted from the
+file with the supersession (schema v12) and from the index at once, and it is never embedded
+again.
+
+Vectors are computed in the background, never on the path of an acknowledgement: a write
+names the memories to embed (at most :data:`MAX_WAITING` waiting; beyond, a scan of the file
+finds them), one worker task embeds them :data:`EMBED_BATCH` texts per ``/api/embed`` call, and the
 first start (or a changed model) embeds every memory without a vector of that model. The
 worker ends when nothing is left; a failure leaves the rest for the next write or search.
 """
@@ -212,6 +216,12 @@ class HybridSearch:
 
     def _down(self) -> bool:
         return asyncio.get_running_loop().time() < self._down_until
+
+    def superseded(self, keys: Sequence[int]) -> None:
+        """These memories are no longer current: their vectors, deleted from the file with the
+        supersession (and never computed again), leave the index now, not at a later search
+        whose re-ranking finds them gone."""
+        self.index.discard(keys)
 
     # -- background embedding ----------------------------------------------------------------
 

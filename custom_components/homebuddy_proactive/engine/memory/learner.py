@@ -68,13 +68,16 @@ class Learner:
         spawn: Spawn,
         *,
         written: Written,
+        superseded: Written,
         every_turns: int,
     ) -> None:
         """Bind the stores, the clock, the similarity search and the engine's spawner;
-        ``written`` is told the id of each fact whose words learning wrote (its vector follows).
+        ``written`` is told the id of each fact whose words learning wrote (its vector follows),
+        ``superseded`` that of each fact it superseded (its vector goes).
         """
         self.memories = memories
         self.written = written
+        self.superseded = superseded
         self.clock = clock
         self.similar = similar
         self.spawn = spawn
@@ -229,6 +232,7 @@ class Learner:
             related=target.id if superseded and target is not None else None,
         )
         if superseded and target is not None:
+            self.superseded(target.id)
             await self._history(
                 target.id,
                 client_id,

@@ -146,6 +146,9 @@ class MemoryEngine:
             self.similar_facts,
             self._spawn,
             written=lambda memory_id: self.hybrid.wake((index_key(STORE_FACTUAL, memory_id),)),
+            superseded=lambda memory_id: self.hybrid.superseded(
+                (index_key(STORE_FACTUAL, memory_id),)
+            ),
             every_turns=learning_turns,
         )
         self._learner.model = model

@@ -255,9 +255,8 @@ class MemoryStore(
             "" if len(codes) == CODES else f" AND rowid % {CODES} IN ({', '.join(map(str, codes))})"
         )
         # Unranked plans take the newest matches: BM25 over every match would not be bounded.
-        relevance, order = (
-            ("bm25(memory_search)", "rank") if plan.ranked else ("-1.0", "rowid DESC")
-        )
+        # ``rank`` is FTS5's bm25(), computed once per match for the order and read back as is.
+        relevance, order = ("rank", "rank") if plan.ranked else ("-1.0", "rowid DESC")
         rows = await self._all(
             f"SELECT rowid, {relevance} FROM memory_search WHERE memory_search MATCH ?"
             f" AND client_id IN (SELECT value FROM json_each(?)){store_filter}"

@@ -22,6 +22,13 @@ WAL into the file and syncs it without taking the write lock), then ``TRUNCATE``
 (the WAL is already copied, so holding the write lock only takes the truncation; busy, it is
 tried again next round), so the file shrinks back to zero bytes; ``journal_size_limit`` caps
 what is left when a checkpoint can only reset it.
+
+Reads: the file's first :data:`MMAP_BYTES` are memory-mapped (``mmap_size``), so a page SQLite
+reads is the OS's page cache itself, not a ``pread`` copy into SQLite's own 2 MB cache: a
+retrieval at 100,000 memories reads a few hundred scattered pages (FTS5 rows and sizes for BM25,
+200 stored vectors to re-rank), whose CPU this cut by 30-50 % (300 retrievals' statements
+replayed alone). The mapping shares the page cache (no memory of the process's own; the kernel
+evicts as usual); writes still go through the WAL.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from .memory_schema import (
     MEMORY_SCHEMA_V10,
     MEMORY_SCHEMA_V11,
 )
-from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9
+from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
@@ -69,6 +76,8 @@ CHECKPOINT_PASSES: Final = 8
 # Between rounds, the WAL's size is looked at this often; this large, it is checkpointed at once.
 CHECKPOINT_WAL_CHECK_SECONDS: Final = 1.0
 CHECKPOINT_WAL_BYTES: Final = 4 * 1024 * 1024
+# How much of the file is memory-mapped for reads (100,000 memories with vectors: ~170 MB).
+MMAP_BYTES: Final = 256 * 1024 * 1024
 
 
 def _size(path: Path) -> int:
@@ -164,6 +173,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_SCHEMA_V10,
     # v11: fewer pages written per final (transcripts and episode turns).
     (*TRANSCRIPT_SCHEMA_V11, *MEMORY_SCHEMA_V11),
+    # v12: a superseded fact leaves the vectors as it leaves FTS.
+    MEMORY_VECTOR_SCHEMA_V12,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -227,6 +238,7 @@ class ProactiveStore(
             await db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT_BYTES}")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("PRAGMA busy_timeout=5000")
+            await db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
             # The memory tables' triggers call these functions (also while migrating).
             await register_search_functions(db)
             await store._migrate(target_version)

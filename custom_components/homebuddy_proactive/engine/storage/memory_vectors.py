@@ -1,4 +1,4 @@
-"""Schema of the memories' embedding vectors (migration v9), in the engine's SQLite file.
+"""Schema of the memories' embedding vectors (migrations v9, v12), in the engine's SQLite file.
 
 One row per long-term memory that has been embedded, keyed like the search index
 (``id * 4 + store code``, ``memory_schema.py``), with the embedding model's name, the vector as
@@ -6,7 +6,9 @@ int8 bytes (unit length × 127, 1 byte a dimension) and its sign bits (1 bit a d
 coarse in-memory index of ``memory/vectors.py``). Triggers delete a memory's vector with the
 memory and when the text it was computed from changes (or the memory changes client), so a
 stored vector always describes its memory's current text; the memory room embeds what has no
-vector for the chosen model (:func:`pending_sql`) in the background.
+vector for the chosen model (:func:`pending_sql`) in the background. A superseded fact
+(``valid_until`` set, v8) leaves the vectors as it leaves the search index (v12): its vector is
+deleted and it is never embedded again.
 """
 
 from __future__ import annotations
@@ -36,7 +38,13 @@ class EmbeddedText:
 
 
 EMBEDDED_TEXTS: Final[tuple[EmbeddedText, ...]] = (
-    EmbeddedText(table="memories", code=CODE_FACTUAL, text="{row}.content", columns=("content",)),
+    EmbeddedText(
+        table="memories",
+        code=CODE_FACTUAL,
+        text="{row}.content",
+        columns=("content",),
+        when="{row}.valid_until IS NULL",
+    ),
     EmbeddedText(
         table="memory_episodes",
         code=CODE_EPISODIC,
@@ -81,6 +89,17 @@ MEMORY_VECTOR_SCHEMA_V9: Final[tuple[str, ...]] = (
     )""",
     "CREATE INDEX memory_vectors_model ON memory_vectors (model, client_id)",
     *(statement for embedded in EMBEDDED_TEXTS for statement in _triggers(embedded)),
+)
+
+
+# v12: a superseded fact's vector goes (those of facts superseded before, at once), as its
+# search index row does (v8); ``EMBEDDED_TEXTS`` no longer embeds superseded facts.
+MEMORY_VECTOR_SCHEMA_V12: Final[tuple[str, ...]] = (
+    f"CREATE TRIGGER memories_vector_supersede AFTER UPDATE OF valid_until ON memories"
+    f" WHEN new.valid_until IS NOT NULL BEGIN"
+    f" DELETE FROM memory_vectors WHERE key = old.id * {CODES} + {CODE_FACTUAL}; END",
+    f"DELETE FROM memory_vectors WHERE key IN (SELECT id * {CODES} + {CODE_FACTUAL}"
+    " FROM memories WHERE valid_until IS NOT NULL)",
 )
 
 
