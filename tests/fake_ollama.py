@@ -314,13 +314,6 @@ def answer_questions(body: dict[str, Any]) -> FakeReply:
     prompt = last_user_prompt(body)
     if "The newest utterance is a question." in prompt:
         newest = newest_utterance(body).strip() or "?"
-        return FakeReply(
-            content={
-                "intervene": True,
-                "intent": "question",
-                "confidence": 0.9,
-                "card": f"Fake model answer for «{newest[:80]}».",
-                "people": [],
-            }
-        )
+        # What the answer's schema asks: the card alone.
+        return FakeReply(content={"card": f"Fake model answer for «{newest[:80]}»."})
     return decline()

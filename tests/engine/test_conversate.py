@@ -101,8 +101,13 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
     body = fake_ollama.requests[0]
     assert body["format"]["required"] == ["intervene", "intent", "confidence", "card", "people"]
     assert "minLength" not in body["format"]["properties"]["card"]
-    # Answering a question: the card may not be empty.
-    assert fake_ollama.requests[-1]["format"]["properties"]["card"]["minLength"] == 1
+    # Answering a question: the card alone, never empty, and no more tokens than it needs.
+    answer = fake_ollama.requests[-1]
+    assert answer["format"]["required"] == ["card"]
+    assert list(answer["format"]["properties"]) == ["card"]
+    assert answer["format"]["properties"]["card"]["minLength"] == 1
+    assert answer["options"]["num_predict"] < body["options"]["num_predict"] / 2
+    assert answer["options"]["num_ctx"] == body["options"]["num_ctx"]  # no model reload
     assert body["keep_alive"] == -1  # the default keeps the model loaded
     assert body["options"]["num_ctx"] == 4096  # the prompt budget plus the largest answer
     assert body["think"] is False

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from custom_components.homebuddy_proactive.engine.proactive.detector import (
+    VerdictError,
     answer_token_budget,
     insight_schema,
+    parse_answer,
     readable_card,
 )
 
@@ -60,3 +62,21 @@ def test_token_budget_covers_the_largest_answer_the_schema_allows() -> None:
         + people["items"]["properties"]["observation"]["maxLength"]
     )
     assert answer_token_budget(220) > largest
+
+
+def test_a_question_is_answered_by_its_card_alone() -> None:
+    """Nothing the engine decides itself is generated before a question's card."""
+    schema = insight_schema(220, answer=True)
+    assert schema["required"] == ["card"] and list(schema["properties"]) == ["card"]
+    assert schema["properties"]["card"] == {"type": "string", "maxLength": 220, "minLength": 1}
+    assert 220 < answer_token_budget(220, answer=True) < answer_token_budget(220) / 2
+    verdict = parse_answer({"card": "The train leaves from platform 4."})
+    assert (verdict.intent, verdict.card, verdict.people) == (
+        "question",
+        "The train leaves from platform 4.",
+        (),
+    )
+    with pytest.raises(VerdictError):
+        parse_answer({"card": 4})
+    with pytest.raises(VerdictError):
+        parse_answer({})

@@ -130,12 +130,15 @@ class Verdict:
 def insight_schema(max_characters: int, *, answer: bool = False) -> dict[str, Any]:
     """JSON schema of the model's answer (Ollama ``format``).
 
-    When a question must be answered the card may not be empty: small models otherwise
-    sometimes return an empty string under a schema.
+    A question's answer is the card alone: intent and confidence are the engine's, and every
+    other field would be tokens the model generates before the card reaches the glasses (on a
+    Pi, a few tokens a second). The card may not be empty: small models otherwise sometimes
+    return an empty string under a schema.
     """
     card: dict[str, Any] = {"type": "string", "maxLength": max_characters}
     if answer:
         card["minLength"] = 1
+        return {"type": "object", "properties": {"card": card}, "required": ["card"]}
     return {
         "type": "object",
         "properties": {
@@ -171,6 +174,17 @@ def _confidence(value: object) -> float:
     if not math.isfinite(confidence):
         raise VerdictError("'confidence' is out of range")
     return confidence
+
+
+def parse_answer(data: Mapping[str, Any]) -> Verdict:
+    """A question's answer (:func:`insight_schema` with ``answer``): its card; raise
+    VerdictError when it breaks the schema. Any other field is not read."""
+    card = data.get("card")
+    if not isinstance(card, str):
+        raise VerdictError("'card' is not a string")
+    if not is_valid_unicode(card):
+        raise VerdictError("'card' is not valid Unicode text")
+    return Verdict(intervene=True, intent=INTENT_QUESTION, confidence=0.9, card=card)
 
 
 def parse_verdict(data: Mapping[str, Any]) -> Verdict:
@@ -239,10 +253,12 @@ class ProactiveDetector:
         data = await self.model.chat_json(
             build_messages(request, self.config),
             insight_schema(self.config.insight_max_characters, answer=request.answer_question),
-            max_tokens=answer_token_budget(self.config.insight_max_characters),
+            max_tokens=answer_token_budget(
+                self.config.insight_max_characters, answer=request.answer_question
+            ),
         )
         try:
-            return parse_verdict(data)
+            return parse_answer(data) if request.answer_question else parse_verdict(data)
         except VerdictError as err:
             self.model.report_invalid(str(err))
             raise

@@ -76,9 +76,12 @@ class EvaluationRequest:
     task: str = ""
 
 
-def answer_token_budget(max_characters: int) -> int:
+def answer_token_budget(max_characters: int, *, answer: bool = False) -> int:
     """Tokens enough for the largest answer the schema allows (about one per character in
-    the worst case, e.g. digits) plus the JSON around it, so it is never cut mid-object."""
+    the worst case, e.g. digits) plus the JSON around it, so it is never cut mid-object; a
+    question's answer is its card alone (see ``detector.insight_schema``)."""
+    if answer:
+        return max_characters + 16
     strings = max_characters + MAX_PEOPLE_PER_ANSWER * (
         MAX_NAME_CHARACTERS + MAX_OBSERVATION_CHARACTERS
     )
@@ -122,7 +125,7 @@ politics or an exact job title the transcript does not support.
 - Do not repeat or rephrase a card already shown (the "HomeBuddy card" lines, the recent \
 cards). Do not invent facts about the user.
 - When the task says the newest utterance is a question: answer it directly in one card \
-(intervene=true, intent=question). If the honest answer is negative, say so and offer a \
+(the answer is the card field alone). If the honest answer is negative, say so and offer a \
 practical alternative. If you do not know, say what would help find out.
 - The card is plain text in the transcript language the task names, about \
 {config.insight_target_characters} characters and never more than \
