@@ -238,14 +238,19 @@ async def play(
         ) as ws:
 
             async def read() -> None:
+                acked = ""  # the last final acknowledged as triggering
                 async for message in ws:
                     if message.type != aiohttp.WSMsgType.TEXT:
                         break
                     frame = json.loads(message.data)
                     played.frames += 1
-                    if frame.get("type") == "insight":
+                    if frame.get("type") == "ack" and frame.get("triggered"):
+                        acked = str(frame.get("event_id") or "")
+                    elif frame.get("type") == "insight":
                         played.insights += 1
-                        event = frame.get("event_id")
+                        # The peer's cards carry no event_id: it acknowledges a final, then
+                        # sends its card (one final at a time), so the card is that final's.
+                        event = frame.get("event_id") or acked
                         if event in played.question_sent and event not in played.card_after:
                             played.card_after[event] = time.monotonic()
                     elif frame.get("type") == "error":
