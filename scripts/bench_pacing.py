@@ -61,6 +61,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fake_ollama import FakeOllama, FakeReply, answer_questions  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_speech import card_event, triggering_ack  # noqa: E402
+
 MODEL: Final = "llama3.2:3b"
 USERNAME: Final = "bench"
 PASSWORD: Final = "bench-" + uuid.uuid4().hex[:12]
@@ -248,13 +251,9 @@ async def read_cards(
             continue
         frame = json.loads(message.data)
         kind = frame.get("type")
-        if kind == "ack" and frame.get("triggered"):
-            acked = str(frame.get("event_id") or "")
-        elif kind == "insight":
-            # The peer's final cards carry no event_id: it acks a final, then sends its card
-            # (one final at a time), so the card is the last triggering ack's.
-            event_id = str(frame.get("event_id") or acked)
-            cards.setdefault(event_id, time.monotonic())
+        acked = triggering_ack(frame, acked)
+        if kind == "insight":
+            cards.setdefault(card_event(frame, acked), time.monotonic())
             changed.set()
 
 

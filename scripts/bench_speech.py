@@ -244,13 +244,10 @@ async def play(
                         break
                     frame = json.loads(message.data)
                     played.frames += 1
-                    if frame.get("type") == "ack" and frame.get("triggered"):
-                        acked = str(frame.get("event_id") or "")
-                    elif frame.get("type") == "insight":
+                    acked = triggering_ack(frame, acked)
+                    if frame.get("type") == "insight":
                         played.insights += 1
-                        # The peer's cards carry no event_id: it acknowledges a final, then
-                        # sends its card (one final at a time), so the card is that final's.
-                        event = frame.get("event_id") or acked
+                        event = card_event(frame, acked)
                         if event in played.question_sent and event not in played.card_after:
                             played.card_after[event] = time.monotonic()
                     elif frame.get("type") == "error":
@@ -282,6 +279,20 @@ async def play(
                 with contextlib.suppress(asyncio.CancelledError):
                     await reader
     return played
+
+
+def triggering_ack(frame: dict[str, Any], acked: str) -> str:
+    """The last final acknowledged as triggering, after ``frame``."""
+    if frame.get("type") == "ack" and frame.get("triggered"):
+        return str(frame.get("event_id") or "")
+    return acked
+
+
+def card_event(frame: dict[str, Any], acked: str) -> str:
+    """The event a card answers. The peer's final cards carry no event_id: it acknowledges a
+    final, then sends its card (one final at a time), so the card is the last triggering
+    final's (``acked``, see :func:`triggering_ack`)."""
+    return str(frame.get("event_id") or acked)
 
 
 def _frame(text: str, event_id: str, final: bool, language: str | None) -> dict[str, Any]:

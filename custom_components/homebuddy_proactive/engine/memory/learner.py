@@ -151,14 +151,8 @@ class Learner:
         if model is None or not turns:
             return []
         language = next((t.language for t in reversed(turns) if t.language), None) or "en"
-        # Background calls: a question's call goes first (``ModelTurns``).
-        data = await model.turns.background(
-            functools.partial(
-                model.chat_json,
-                self._after_prefix(client_id, extraction_messages(turns, language)),
-                extraction_schema(),
-                max_tokens=LEARNING_MAX_TOKENS,
-            )
+        data = await self._ask(
+            model, client_id, extraction_messages(turns, language), extraction_schema()
         )
         facts = parse_extraction(data, turns)
         if not facts:
@@ -171,23 +165,28 @@ class Learner:
             shown and repeat_of(fact, shown) is None
             for fact, shown in zip(facts, candidates, strict=True)
         ):  # something to decide: a fact with similar memories, none of them saying it
-            answer = await model.turns.background(
-                functools.partial(
-                    model.chat_json,
-                    self._after_prefix(client_id, decision_messages(facts, candidates)),
-                    decision_schema(),
-                    max_tokens=LEARNING_MAX_TOKENS,
-                )
+            answer = await self._ask(
+                model, client_id, decision_messages(facts, candidates), decision_schema()
             )
         decisions = parse_decisions(answer, facts, candidates)
         for decision in decisions:
             await self.apply(client_id, decision)
         return decisions
 
-    def _after_prefix(
-        self, client_id: str, messages: Sequence[Mapping[str, str]]
-    ) -> Sequence[Mapping[str, str]]:
-        return after_prefix(self.prefix(client_id), messages) if self.prefix else messages
+    async def _ask(
+        self,
+        model: OllamaModel,
+        client_id: str,
+        messages: Sequence[Mapping[str, str]],
+        schema: dict[str, Any],
+    ) -> dict[str, Any]:
+        """One learning call, after the client's live prompt prefix when there is one; a
+        background call, so a question's call goes first (``ModelTurns``)."""
+        if self.prefix:
+            messages = after_prefix(self.prefix(client_id), messages)
+        return await model.turns.background(
+            functools.partial(model.chat_json, messages, schema, max_tokens=LEARNING_MAX_TOKENS)
+        )
 
     async def apply(self, client_id: str, decision: Decision) -> MemoryRecord | None:
         """Write one decision and its history; return the memory now current, if any."""
