@@ -334,6 +334,19 @@ async def test_entity_context_needs_two_clues_and_is_qualified(
     assert len(socket.of_type("insight")) == 1
 
 
+async def test_a_card_written_with_raw_line_breaks_is_still_shown(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """Small models write line breaks inside the JSON string: the card is kept, on one line."""
+    harness = await engine_factory()
+    fake_ollama.queue(FakeReply(content='{"card": "Platform 4,\nleaving at 9:10."}'))
+    socket = await harness.connect()
+    await socket.text(final("Which platform does the Lyon train leave from?", "q1"))
+    insight = await socket.wait_for(lambda f: f["type"] == "insight", within=5)
+    assert insight["text"] == "Platform 4, leaving at 9:10."
+    assert socket.of_type("error") == []
+
+
 @pytest.mark.parametrize(
     "reply",
     [

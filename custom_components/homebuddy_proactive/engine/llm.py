@@ -311,7 +311,9 @@ class OllamaModel:
         self._set_available(True)
         content = response.message.content or ""
         try:
-            data = json.loads(content)
+            # strict=False: a raw line break inside a string (small models write them, and
+            # not every server's grammar forbids them) is read as the break it means.
+            data = json.loads(content, strict=False)
         except json.JSONDecodeError as err:
             self._invalid("content is not JSON")
             raise ModelOutputError("content is not JSON") from err
