@@ -38,7 +38,9 @@ test_not_a_question = corpus_test(corpus.check_not_a_question, _statements("not_
 
 
 def test_speed() -> None:
-    """Every utterance of the corpus is classified in well under a millisecond on average."""
+    """Every utterance of the corpus is classified in well under a millisecond on average.
+
+    CPU time of this process: other work on a busy machine does not count."""
     texts = [
         row["text"]
         for name in ("questions.tsv", "not_questions.tsv")
@@ -46,8 +48,8 @@ def test_speed() -> None:
         for _, row in corpus.read_corpus(path)
     ]
     corpus.is_question(texts[0], None)
-    start = time.perf_counter()
+    start = time.process_time()
     for text in texts:
         corpus.is_question(text, None)
-    elapsed = (time.perf_counter() - start) / len(texts)
+    elapsed = (time.process_time() - start) / len(texts)
     assert elapsed < 0.002
