@@ -53,12 +53,18 @@ from .memory_schema import (
     MEMORY_SCHEMA_V8,
     MEMORY_SCHEMA_V10,
     MEMORY_SCHEMA_V11,
+    MEMORY_SCHEMA_V13,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
-from .transcripts import TRANSCRIPT_SCHEMA_V6, TRANSCRIPT_SCHEMA_V11, TranscriptTable
+from .transcripts import (
+    TRANSCRIPT_SCHEMA_V6,
+    TRANSCRIPT_SCHEMA_V11,
+    TRANSCRIPT_SCHEMA_V13,
+    TranscriptTable,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -175,6 +181,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (*TRANSCRIPT_SCHEMA_V11, *MEMORY_SCHEMA_V11),
     # v12: a superseded fact leaves the vectors as it leaves FTS.
     MEMORY_VECTOR_SCHEMA_V12,
+    # v13: a final's text is written once, with its turn, in one statement.
+    (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
@@ -27,6 +28,36 @@ TRANSCRIPT_SCHEMA_V11: Final = (
     "CREATE INDEX transcripts_event ON transcripts (session_id, event_id)",
 )
 
+# What the insert of a replayed final raises (``RAISE(ABORT)``: the statement writes nothing,
+# the transaction and the other callers' writes in it go on).
+_REPLAYED: Final = "homebuddy: replayed final"
+
+# v13: a final and its short-term turn are written by one statement (one trip to the database's
+# thread instead of two): an insert into the ``final_writes`` view, whose trigger stores the
+# transcript (unless it is a replay: then it raises and writes nothing) and, when the final has
+# an episode, its turn pointing to the new row (``memory_schema.py`` v13); the turn's own
+# triggers do the rest (episode, episode turn, short-term bound). ``turn_text`` is the turn's
+# text when it differs from the transcript's (NULL: the transcript's, not copied).
+TRANSCRIPT_SCHEMA_V13: Final = (
+    """CREATE VIEW final_writes AS SELECT event_id, client_id, session_id, text, speaker,
+        language, timestamp, received_at, NULL AS episode_id, NULL AS turn_text,
+        NULL AS turn_language, NULL AS turn_at FROM transcripts WHERE 0""",
+    f"""CREATE TRIGGER final_writes_insert INSTEAD OF INSERT ON final_writes BEGIN
+        SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1 FROM transcripts
+            WHERE session_id = new.session_id AND event_id = new.event_id
+            AND text = new.text);
+        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
+            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
+            new.text, new.speaker, new.language, new.timestamp, new.received_at);
+        INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text, language,
+            created_at, transcript_id)
+            SELECT new.client_id, new.session_id, new.episode_id, new.speaker,
+                COALESCE(new.turn_text, ''), new.turn_language, new.turn_at,
+                CASE WHEN new.turn_text IS NULL THEN last_insert_rowid() END
+            WHERE new.episode_id IS NOT NULL;
+    END""",
+)
+
 
 @dataclass(frozen=True, kw_only=True)
 class TranscriptRecord:
@@ -39,6 +70,17 @@ class TranscriptRecord:
     speaker: str | None
     language: str | None
     timestamp: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class FinalTurn:
+    """The short-term turn a final makes, written with it (see v13)."""
+
+    episode_id: str
+    language: str | None
+    at: datetime
+    # The turn's text when it is not the transcript's own (None: the transcript's).
+    text: str | None = None
 
 
 class TranscriptTable:
@@ -82,6 +124,42 @@ class TranscriptTable:
         if commit:
             await self.commit()
         return cursor.rowcount > 0
+
+    async def add_final(
+        self, record: TranscriptRecord, received_at: datetime, turn: FinalTurn | None
+    ) -> bool:
+        """Store a final and its short-term turn in one statement, not yet committed.
+
+        False when the final was already stored (a replay): nothing is written. As
+        :meth:`add_transcript` with ``commit=False``, the caller then awaits
+        :meth:`ProactiveStore.commit` before it acknowledges.
+        """
+        try:
+            await self._db.execute(
+                "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker,"
+                " language, timestamp, received_at, episode_id, turn_text, turn_language,"
+                " turn_at) VALUES (:event, :client, :session, :text, :speaker, :language,"
+                " :timestamp, :received, :episode, :turn_text, :turn_language, :turn_at)",
+                {
+                    "event": record.event_id,
+                    "client": record.client_id,
+                    "session": record.session_id,
+                    "text": record.text,
+                    "speaker": record.speaker,
+                    "language": record.language,
+                    "timestamp": record.timestamp.isoformat(),
+                    "received": received_at.isoformat(),
+                    "episode": turn.episode_id if turn else None,
+                    "turn_text": turn.text if turn else None,
+                    "turn_language": turn.language if turn else None,
+                    "turn_at": turn.at.isoformat() if turn else None,
+                },
+            )
+        except sqlite3.IntegrityError as err:
+            if str(err) == _REPLAYED:
+                return False
+            raise
+        return True
 
     async def recent_transcripts(
         self, session_id: str, since: datetime, limit: int
