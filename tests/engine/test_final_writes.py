@@ -170,15 +170,21 @@ async def test_finals_follow_silences_topics_and_forgotten_episodes(finals: Fina
     assert garden["turn_count"] == 3
 
     await finals.final("New topic: the train to Lyon.", session="garden", new_topic=True)
+    await finals.final("Which platform?", session="garden")
     episodes = await finals.episodes()
     assert [e["closed_at"] is None for e in episodes] == [False, False, True]
-    assert [turn["text"] for turn in episodes[2]["turns"]] == ["New topic: the train to Lyon."]  # type: ignore[attr-defined]
+    assert [turn["text"] for turn in episodes[2]["turns"]] == [  # type: ignore[attr-defined]
+        "New topic: the train to Lyon.",
+        "Which platform?",
+    ]
 
     # Forgotten while open: the next final opens a new episode, not the forgotten one again.
+    forgotten = episodes[2]["episode_id"]
     assert await finals.engine.forget(int(str(episodes[2]["id"])), store=STORE_EPISODIC)
     await finals.final("It leaves at nine.", session="garden")
     episodes = await finals.episodes()
     assert len(episodes) == 3
+    assert episodes[2]["episode_id"] != forgotten
     assert episodes[2]["turn_count"] == 1
     assert [turn["text"] for turn in episodes[2]["turns"]] == ["It leaves at nine."]  # type: ignore[attr-defined]
 
