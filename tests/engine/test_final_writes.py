@@ -6,6 +6,8 @@ commit) on a real SQLite file; what the user sees is read back through the memor
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -275,3 +277,58 @@ async def test_the_open_episodes_are_read_once_per_client(finals: Finals) -> Non
     await finals.store.connection.set_trace_callback(None)
     reads = [s for s in statements if "FROM memory_episodes" in s and not s.startswith("--")]
     assert len(reads) == 1
+
+
+async def test_finals_arriving_together_share_one_trip_and_commit(finals: Finals) -> None:
+    """Finals of many sessions at once are written and committed together (fewer commits than
+    finals), each answered for itself: stored, or a replay."""
+    assert await finals.final("The first final of session zero.", session="s0", event_id="a")
+    statements: list[str] = []
+    await finals.store.connection.set_trace_callback(statements.append)
+    now = finals.clock.now + timedelta(minutes=1)
+
+    def record(session: str, event_id: str, text: str) -> TranscriptRecord:
+        return TranscriptRecord(
+            event_id=event_id,
+            client_id="c1",
+            session_id=session,
+            text=text,
+            speaker=None,
+            language="en",
+            timestamp=now,
+        )
+
+    records = [record(f"s{n}", "b", f"Session {n} says something.") for n in range(1, 11)]
+    records.append(record("s0", "a", "The first final of session zero."))  # a replay
+    stored = await asyncio.gather(
+        *(finals.engine.record_final(r, now, language="en", new_topic=False) for r in records)
+    )
+    await finals.store.connection.set_trace_callback(None)
+    assert stored == [True] * 10 + [False]
+    assert 1 <= statements.count("COMMIT") < 5
+    for n in range(1, 11):
+        assert [t.text for t in await finals.engine.recent_turns(f"s{n}")] == [
+            f"Session {n} says something."
+        ]
+
+
+async def test_a_failed_commit_fails_the_finals_in_it_and_a_resend_is_answered_once(
+    finals: Finals,
+) -> None:
+    """A commit refused (a deferred constraint, as a full disk refuses it) fails every final
+    written for it; sent again once the file takes writes, each is stored once."""
+    db = finals.store.connection
+    await db.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+    await db.execute(
+        "CREATE TABLE child (parent_id INTEGER REFERENCES parent (id)"
+        " DEFERRABLE INITIALLY DEFERRED)"
+    )
+    await db.commit()
+    await db.execute("INSERT INTO child VALUES (42)")  # refused at the commit
+    with pytest.raises(sqlite3.IntegrityError):
+        await finals.final("Written while the commit fails.", event_id="x1")
+    await db.execute("DELETE FROM child")
+    # Sent again: its row, left in the open transaction, is found and committed once.
+    assert not await finals.final("Written while the commit fails.", event_id="x1")
+    assert await finals.final("Written afterwards.", event_id="x2")
+    assert await finals.store.count_transcripts("s1") == 2

@@ -388,12 +388,12 @@ class MemoryEngine:
         language: str | None,
         new_topic: bool,
     ) -> bool:
-        """Store a glasses final and its turn (short-term memory, episode); False: a replay.
+        """Store a glasses final and its turn (short-term memory, episode) and commit them;
+        False: a replay (already stored, and committed when this returns).
 
-        Written, not committed: the caller awaits :meth:`ProactiveStore.commit` before it
-        acknowledges. Usually one statement, the turn pointing to the transcript's text
-        (``transcripts.py`` v13); when an episode must close first (a silence, a new topic),
-        the transcript is stored first, then the turn as :meth:`observe_turn` records it.
+        One statement, the turn pointing to the transcript's text (``transcripts.py`` v13),
+        run with the other finals waiting for the same commit (``commits.py``). When an
+        episode must close first (a silence, a new topic), a replay is looked for before.
         """
         text = record.text.strip()
         if not text:
@@ -402,31 +402,21 @@ class MemoryEngine:
         now = self.clock()
         async with self._turns_of(SESSION_LOCK, session_id):
             episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
-            if episode_id is not None:
-                turn = FinalTurn(
-                    episode_id=episode_id,
-                    language=language,
-                    at=now,
-                    text=None if text == record.text else text,
-                )
-                if not await self.store.add_final(record, received_at, turn):
-                    return False
-            else:
-                if not await self.store.add_final(record, received_at, None):
+            if episode_id is None:
+                if await self.store.stored(record):
+                    await self.store.commit()  # the row found may be another final's, pending
                     return False
                 episode_id = await self._episode_after_closes(
                     client_id, session_id, text, new_topic, now
                 )
-                await self.memories.record_turn(
-                    client_id=client_id,
-                    session_id=session_id,
-                    episode_id=episode_id,
-                    speaker=record.speaker,
-                    text=text,
-                    language=language,
-                    now=now,
-                    commit=False,
-                )
+            turn = FinalTurn(
+                episode_id=episode_id,
+                language=language,
+                at=now,
+                text=None if text == record.text else text,
+            )
+            if not await self.store.add_final(record, received_at, turn):
+                return False
             self._open_episodes.turn(client_id, session_id, episode_id, now)
         self._heard(
             client_id,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
 import aiosqlite
+
+from .commits import GroupCommit
 
 # v6: a final is stored once per (session, event id, text), whoever replays it and whenever
 # (after a reconnect or a restart). Existing exact duplicates go first, the oldest row stays.
@@ -87,6 +88,7 @@ class TranscriptTable:
     """Queries of the ``transcripts`` table (part of :class:`ProactiveStore`)."""
 
     _db: aiosqlite.Connection
+    _commits: GroupCommit
 
     if TYPE_CHECKING:
 
@@ -128,38 +130,41 @@ class TranscriptTable:
     async def add_final(
         self, record: TranscriptRecord, received_at: datetime, turn: FinalTurn | None
     ) -> bool:
-        """Store a final and its short-term turn in one statement, not yet committed.
+        """Store a final and its short-term turn in one statement and commit them.
 
-        False when the final was already stored (a replay): nothing is written. As
-        :meth:`add_transcript` with ``commit=False``, the caller then awaits
-        :meth:`ProactiveStore.commit` before it acknowledges.
+        Returns once committed (the group commit runs the statement, with those of the finals
+        that wait for the same commit, in one call: ``commits.py``); False when the final was
+        already stored (a replay): nothing is written, and what it ran into is committed.
         """
-        try:
-            await self._db.execute(
-                "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker,"
-                " language, timestamp, received_at, episode_id, turn_text, turn_language,"
-                " turn_at) VALUES (:event, :client, :session, :text, :speaker, :language,"
-                " :timestamp, :received, :episode, :turn_text, :turn_language, :turn_at)",
-                {
-                    "event": record.event_id,
-                    "client": record.client_id,
-                    "session": record.session_id,
-                    "text": record.text,
-                    "speaker": record.speaker,
-                    "language": record.language,
-                    "timestamp": record.timestamp.isoformat(),
-                    "received": received_at.isoformat(),
-                    "episode": turn.episode_id if turn else None,
-                    "turn_text": turn.text if turn else None,
-                    "turn_language": turn.language if turn else None,
-                    "turn_at": turn.at.isoformat() if turn else None,
-                },
-            )
-        except sqlite3.IntegrityError as err:
-            if str(err) == _REPLAYED:
-                return False
-            raise
-        return True
+        return await self._commits.write(
+            "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker,"
+            " language, timestamp, received_at, episode_id, turn_text, turn_language,"
+            " turn_at) VALUES (:event, :client, :session, :text, :speaker, :language,"
+            " :timestamp, :received, :episode, :turn_text, :turn_language, :turn_at)",
+            {
+                "event": record.event_id,
+                "client": record.client_id,
+                "session": record.session_id,
+                "text": record.text,
+                "speaker": record.speaker,
+                "language": record.language,
+                "timestamp": record.timestamp.isoformat(),
+                "received": received_at.isoformat(),
+                "episode": turn.episode_id if turn else None,
+                "turn_text": turn.text if turn else None,
+                "turn_language": turn.language if turn else None,
+                "turn_at": turn.at.isoformat() if turn else None,
+            },
+            _REPLAYED,
+        )
+
+    async def stored(self, record: TranscriptRecord) -> bool:
+        """Whether the final is already stored (committed or not)."""
+        rows = await self._db.execute_fetchall(
+            "SELECT 1 FROM transcripts WHERE session_id = ? AND event_id = ? AND text = ?",
+            (record.session_id, record.event_id, record.text),
+        )
+        return bool(list(rows))
 
     async def recent_transcripts(
         self, session_id: str, since: datetime, limit: int
