@@ -17,12 +17,11 @@ of the room is here; each is a few lines over the modules named above, where the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -508,19 +507,9 @@ class MemoryEngine:
                     return await self.memories.get_episode(episode.episode_id)
         return None
 
-    @contextlib.asynccontextmanager
-    async def _turns_of(self, kind: str, key: str) -> AsyncIterator[None]:
+    def _turns_of(self, kind: str, key: str) -> _TurnLock:
         """Hold the turn lock of a session or a client (dropped when nobody waits for it)."""
-        name = (kind, key)
-        lock = self._turn_locks.setdefault(name, asyncio.Lock())
-        self._turn_users[name] = self._turn_users.get(name, 0) + 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._turn_users[name] -= 1
-            if not self._turn_users[name]:
-                del self._turn_users[name], self._turn_locks[name]
+        return _TurnLock(self._turn_locks, self._turn_users, (kind, key))
 
     async def _close_by_id(self, episode_id: str, now: datetime) -> None:
         episode = await self.memories.get_episode(episode_id)
@@ -887,6 +876,40 @@ class MemoryEngine:
     async def list(self, client_id: str) -> list[MemoryRecord]:
         """Return every current factual memory of a client (none superseded), newest first."""
         return await self.store.list_memories((client_id,), limit=EXPORT_LIMIT)
+
+
+class _TurnLock:
+    """One hold of a turn lock (a class, not a generator: it is taken for every final)."""
+
+    __slots__ = ("_lock", "_locks", "_name", "_users")
+
+    def __init__(
+        self,
+        locks: dict[tuple[str, str], asyncio.Lock],
+        users: dict[tuple[str, str], int],
+        name: tuple[str, str],
+    ) -> None:
+        self._locks, self._users, self._name = locks, users, name
+        self._lock = locks.setdefault(name, asyncio.Lock())
+
+    async def __aenter__(self) -> None:
+        name = self._name
+        self._users[name] = self._users.get(name, 0) + 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        name = self._name
+        self._users[name] -= 1
+        if not self._users[name]:
+            del self._users[name], self._locks[name]
 
 
 def memory_dict(record: LongTermRecord) -> dict[str, Any]:
