@@ -98,7 +98,9 @@ class TranscriptTable:
     async def add_transcript(
         self, record: TranscriptRecord, received_at: datetime, *, commit: bool = True
     ) -> bool:
-        """Store one final transcript; return False when it was already there (a replay).
+        """Store one final transcript alone; return False when it was already there (a replay).
+
+        (A socket's final goes through :meth:`add_final`, with its turn, in its group commit.)
 
         The same final is the same session, event id and text; the insert looks for it in
         the same statement, whatever the time, socket or process since the first copy was
