@@ -332,3 +332,18 @@ async def test_a_failed_commit_fails_the_finals_in_it_and_a_resend_is_answered_o
     assert not await finals.final("Written while the commit fails.", event_id="x1")
     assert await finals.final("Written afterwards.", event_id="x2")
     assert await finals.store.count_transcripts("s1") == 2
+
+
+async def test_a_replay_after_a_silence_closes_nothing(finals: Finals) -> None:
+    """A final replayed after 30 minutes' silence is recognised before any episode closes; the
+    next new final closes the idle episode and opens another."""
+    assert await finals.final("We planted the tulips.", event_id="t1")
+    finals.clock.now += timedelta(minutes=40)
+    assert not await finals.final("We planted the tulips.", event_id="t1")
+    (episode,) = await finals.episodes()
+    assert episode["closed_at"] is None
+    assert episode["turn_count"] == 1
+    assert await finals.final("Now the roses.", event_id="t2")
+    first, second = await finals.episodes()
+    assert first["closed_at"] is not None
+    assert [turn["text"] for turn in second["turns"]] == ["Now the roses."]  # type: ignore[attr-defined]
