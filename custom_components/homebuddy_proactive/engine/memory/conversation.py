@@ -1,6 +1,8 @@
 """Short-term memory and episodes: the turns of each session and the conversations they make up.
 
-The schema's triggers add each turn to its episode and keep only a session's newest turns.
+The schema's triggers add each turn to its episode and keep only a session's newest turns. A
+glasses final's turns are written with its transcript (``TranscriptTable.add_final``) and read
+its text from there (``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_schema.py``).
 """
 
 from __future__ import annotations
@@ -58,24 +60,6 @@ class ConversationStore(MemoryTables):
             "SELECT episode_id, session_id, end_time FROM memory_episodes"
             " WHERE client_id = ? AND closed_at IS NULL",
             (client_id,),
-        )
-        return [
-            OpenEpisode(
-                episode_id=row[0], session_id=row[1], end_time=datetime.fromisoformat(row[2])
-            )
-            for row in rows
-        ]
-
-    async def turn_episodes(
-        self, client_id: str, session_id: str, idle_before: datetime
-    ) -> list[OpenEpisode]:
-        """What a new turn of a session needs: its open episode (if any) and the client's
-        open episodes that ended before ``idle_before`` (usually none)."""
-        rows = await self._all(
-            "SELECT episode_id, session_id, end_time FROM memory_episodes"
-            " WHERE client_id = ? AND closed_at IS NULL"
-            " AND (session_id = ? OR julianday(end_time) < julianday(?))",
-            (client_id, session_id, idle_before.isoformat()),
         )
         return [
             OpenEpisode(

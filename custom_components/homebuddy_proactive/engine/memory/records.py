@@ -18,6 +18,7 @@ from ..storage.memory_schema import (
     CODE_PROCEDURAL,
     CODES,
     EPISODE_TURNS_JSON,
+    TURN_TEXT,
 )
 from .episodes import EpisodeTurn
 
@@ -299,7 +300,9 @@ class ScoredMemory:
     score: float
 
 
-TURN_COLUMNS: Final = "id, client_id, session_id, episode_id, speaker, text, language, created_at"
+TURN_COLUMNS: Final = (
+    f"id, client_id, session_id, episode_id, speaker, {TURN_TEXT}, language, created_at"
+)
 EPISODE_COLUMNS: Final = (
     "id, episode_id, client_id, session_id, start_time, end_time, closed_at,"
     f" {EPISODE_TURNS_JSON}, turn_count,"

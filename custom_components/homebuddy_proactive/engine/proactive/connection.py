@@ -225,27 +225,15 @@ class Connection:
             timestamp=event.timestamp,
         )
         # Stored before any filtering: the transcript is durable before it is acknowledged.
-        # Its row and its turn are committed together, in one commit with the finals other
-        # sockets write meanwhile (the store's group commit).
-        store = engine.store
-        mark = store.write_mark()
-        if not await store.add_transcript(record, now, commit=False):
+        # Its row and its turn are one statement, run and committed with those of the finals
+        # other sockets send meanwhile (the store's group commit) before this returns.
+        if not await engine.memory.record_final(
+            record, now, language=language, new_topic=analysis.episode_cue
+        ):
             # A replay the buffer no longer holds (older, or sent before a reconnect or a
-            # restart): the database already has it (maybe from a commit still under way,
-            # waited for), so it is handled once.
-            await store.commit(mark)
+            # restart): the database already has it (committed by now), so it is handled once.
             await self._ack(event.event_id, triggered=False, reason="duplicate")
             return
-        await engine.memory.observe_turn(
-            self.client_id,
-            session.session_id,
-            event.text,
-            speaker=event.speaker,
-            language=language,
-            new_topic=analysis.episode_cue,
-            commit=False,
-        )
-        await store.commit(mark)
         engine.stats.finals += 1
         utterance = Utterance(
             event_id=event.event_id,

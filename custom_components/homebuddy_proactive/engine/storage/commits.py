@@ -11,6 +11,12 @@ A failed commit (a full disk) may roll the open transaction back, taking with it
 callers still on their way to a commit: each caller takes a :meth:`mark` before its first write,
 and its commit fails too when any commit failed since that mark (it answers "retry", never an
 acknowledgement of a row that is gone).
+
+A caller whose write is one statement (a final, ``transcripts.py``) hands it to :meth:`write`:
+the statements of every such caller waiting for the same commit run with it, in one call into
+the database's thread (each a trip of its own before: a queue, a thread wake-up and a loop
+wake-up per statement). aiosqlite has no public way to run several statements in one call; its
+``_execute`` (the one method every call of its goes through) and ``_conn`` are used for it.
 """
 
 from __future__ import annotations
@@ -18,8 +24,48 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import aiosqlite
+
+
+@dataclass
+class _Write:
+    """One caller's statement, run just before the commit it waits for."""
+
+    sql: str
+    parameters: Mapping[str, Any]
+    # The message of the ``IntegrityError`` that means "already stored" (answered False).
+    replayed: str
+    future: asyncio.Future[bool] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+def _run_writes(
+    conn: sqlite3.Connection, writes: Sequence[tuple[str, Mapping[str, Any], str]]
+) -> list[bool | Exception]:
+    """In the database's thread: each statement, then the commit. A statement's own error is
+    its caller's (the others go on) unless it ended the transaction: then the batch fails."""
+    results: list[bool | Exception] = []
+    for sql, parameters, replayed in writes:
+        try:
+            conn.execute(sql, parameters)
+        except sqlite3.IntegrityError as err:
+            if str(err) != replayed:
+                results.append(err)
+                continue
+            results.append(False)
+        except sqlite3.Error as err:
+            if not conn.in_transaction:
+                raise  # rolled back (a full disk): the writes before it are gone too
+            results.append(err)
+        else:
+            results.append(True)
+    conn.commit()
+    return results
 
 
 class WriteLostError(sqlite3.OperationalError):
@@ -36,6 +82,8 @@ class GroupCommit:
         self._running: asyncio.Task[None] | None = None
         self._next: asyncio.Task[None] | None = None
         self._failures = 0
+        # The statements the next commit runs first (see :meth:`write`).
+        self._writes: list[_Write] = []
 
     def mark(self) -> int:
         """Taken before a caller's first write; give it to :meth:`commit`."""
@@ -60,16 +108,47 @@ class GroupCommit:
         if mark is not None and mark != self._failures:
             raise WriteLostError("a commit failed while this write was pending; write it again")
 
+    async def write(self, sql: str, parameters: Mapping[str, Any], replayed: str) -> bool:
+        """Run one statement and commit it, with the other callers' statements and writes.
+
+        Returns once committed: True, or False when the statement raised an
+        ``IntegrityError`` whose message is ``replayed`` (it wrote nothing; what it ran into is
+        committed too). Raises the statement's other errors, and as :meth:`commit` does.
+        """
+        mark = self._failures
+        write = _Write(sql, parameters, replayed)
+        write.future.add_done_callback(_retrieve)
+        self._writes.append(write)
+        await self.commit(mark)
+        return write.future.result()
+
     async def _commit_after(self, previous: asyncio.Task[None] | None) -> None:
         if previous is not None:
             await asyncio.wait({previous})  # its outcome is its own callers'
         # From here on, callers whose writes end later wait for the commit after this one.
         self._next = None
+        writes, self._writes = self._writes, []
         self._running = asyncio.current_task()
         try:
-            await self._db.commit()
+            if writes:
+                # aiosqlite's private call into its thread (see the module docstring).
+                db = self._db
+                results: list[bool | Exception] = await db._execute(  # type: ignore[no-untyped-call]
+                    _run_writes,
+                    db._conn,
+                    [(write.sql, write.parameters, write.replayed) for write in writes],
+                )
+                for write, result in zip(writes, results, strict=True):
+                    if isinstance(result, Exception):
+                        write.future.set_exception(result)
+                    else:
+                        write.future.set_result(result)
+            else:
+                await self._db.commit()
         except BaseException:
             self._failures += 1
+            for write in writes:
+                write.future.cancel()
             raise
         finally:
             if self._running is asyncio.current_task():
@@ -83,7 +162,7 @@ class GroupCommit:
                     await asyncio.wait({task})
 
 
-def _retrieve(task: asyncio.Task[None]) -> None:
+def _retrieve(task: asyncio.Future[Any]) -> None:
     """A commit's error belongs to its callers; none left is no unretrieved-exception warning."""
     if not task.cancelled():
         task.exception()

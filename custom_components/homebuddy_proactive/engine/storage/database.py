@@ -5,9 +5,10 @@ module that owns it (``transcripts.py``, ``insights.py``, ``memories.py``, ``peo
 ``auth_sessions.py``, ``session_summaries.py``), joined here as the store's methods; the memory
 room and the alarms use :attr:`ProactiveStore.connection` for their own tables. Every write is
 committed before the call returns, so a caller that acknowledges after awaiting a write never
-acknowledges something that is not committed; the one exception is a final's path
-(``add_transcript`` and the turn it makes, asked with ``commit=False``), which then awaits
-:meth:`ProactiveStore.commit`: the finals of many sockets share one commit (``commits.py``).
+acknowledges something that is not committed. A final (``add_final``: its transcript and its
+turn, one statement) is run by the group commit (``commits.py``): the finals of many sockets
+share one call into the database's thread and one commit; a write asked with ``commit=False``
+is committed by a later :meth:`ProactiveStore.commit`.
 
 Durability: ``synchronous=NORMAL`` in WAL mode: every commit (every acknowledged final) is in
 the WAL before the call returns, so it survives a crash of the process; the WAL is synced at
@@ -53,12 +54,18 @@ from .memory_schema import (
     MEMORY_SCHEMA_V8,
     MEMORY_SCHEMA_V10,
     MEMORY_SCHEMA_V11,
+    MEMORY_SCHEMA_V13,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
 from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
-from .transcripts import TRANSCRIPT_SCHEMA_V6, TRANSCRIPT_SCHEMA_V11, TranscriptTable
+from .transcripts import (
+    TRANSCRIPT_SCHEMA_V6,
+    TRANSCRIPT_SCHEMA_V11,
+    TRANSCRIPT_SCHEMA_V13,
+    TranscriptTable,
+)
 
 LOGGER = logging.getLogger(__name__)
 
@@ -175,6 +182,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (*TRANSCRIPT_SCHEMA_V11, *MEMORY_SCHEMA_V11),
     # v12: a superseded fact leaves the vectors as it leaves FTS.
     MEMORY_VECTOR_SCHEMA_V12,
+    # v13: a final's text is written once, with its turn, in one statement.
+    (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 

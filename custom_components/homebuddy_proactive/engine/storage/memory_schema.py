@@ -1,4 +1,4 @@
-"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10 and v11.
+"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10, v11, v13.
 
 Kept apart from ``database.py`` (which appends them to its migrations) because the memory room
 shares its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
@@ -264,13 +264,28 @@ MEMORY_SCHEMA_V8: Final[tuple[str, ...]] = (
 )
 
 
+# The text of a turn (over ``memory_turns``) and of an episode's turn (over
+# ``memory_episode_turns``): from v13 a final's turns keep no copy of its text but the id of its
+# ``transcripts`` row (never deleted), read through here; other turns (Assist's) keep their own.
+TURN_TEXT: Final = (
+    "CASE WHEN memory_turns.transcript_id IS NULL THEN memory_turns.text ELSE"
+    " COALESCE((SELECT transcripts.text FROM transcripts"
+    " WHERE transcripts.id = memory_turns.transcript_id), '') END"
+)
+EPISODE_TURN_TEXT: Final = (
+    "CASE WHEN memory_episode_turns.transcript_id IS NULL THEN memory_episode_turns.text ELSE"
+    f" COALESCE((SELECT substr(transcripts.text, 1, {MAX_EPISODE_TURN_CHARACTERS})"
+    " FROM transcripts WHERE transcripts.id = memory_episode_turns.transcript_id), '') END"
+)
+
 # The columns of an episode's turn, as the ``turns`` JSON of its row lists them (oldest first):
 # SQL over ``memory_episodes`` (every query of episodes reads that table without an alias).
 # The newest MAX_EPISODE_TURNS only (from v11 a few older ones wait for their batch's trim;
 # turns are numbered in their episode from v11, ordered by rowid before).
 EPISODE_TURNS_JSON: Final = (
     "(SELECT json_group_array(json_object('speaker', speaker, 'text', text, 'at', at))"
-    " FROM (SELECT * FROM (SELECT number, speaker, text, at FROM memory_episode_turns"
+    f" FROM (SELECT * FROM (SELECT number, speaker, {EPISODE_TURN_TEXT} AS text, at"
+    " FROM memory_episode_turns"
     " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
     f" ORDER BY number DESC LIMIT {MAX_EPISODE_TURNS}) ORDER BY number))"
 )
@@ -360,5 +375,31 @@ MEMORY_SCHEMA_V11: Final[tuple[str, ...]] = (
     END""",
     """CREATE TRIGGER memory_episodes_turns_delete AFTER DELETE ON memory_episodes BEGIN
         DELETE FROM memory_episode_turns WHERE episode_id = old.episode_id;
+    END""",
+)
+
+
+# v13: a final's text is written once, in its ``transcripts`` row: its short-term turn and its
+# episode's turn point to that row (``transcript_id``, their own ``text`` left empty) instead of
+# copying it; a turn without a transcript (Assist's) keeps its text as before, and so does every
+# turn stored before v13. See ``transcripts.py`` (v13) for the statement that writes a final.
+MEMORY_SCHEMA_V13: Final[tuple[str, ...]] = (
+    "ALTER TABLE memory_turns ADD COLUMN transcript_id INTEGER",
+    "ALTER TABLE memory_episode_turns ADD COLUMN transcript_id INTEGER",
+    "DROP TRIGGER memory_turns_episode",
+    f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
+    WHEN new.episode_id IS NOT NULL BEGIN
+        INSERT OR IGNORE INTO memory_episodes
+            (episode_id, client_id, session_id, start_time, end_time, language)
+            VALUES (new.episode_id, new.client_id, new.session_id, new.created_at,
+                new.created_at, new.language);
+        UPDATE memory_episodes SET turn_count = turn_count + 1, end_time = new.created_at
+            WHERE episode_id = new.episode_id;
+        INSERT INTO memory_episode_turns (episode_id, number, speaker, text, at, transcript_id)
+            SELECT new.episode_id, COALESCE(MAX(number), 0) + 1, new.speaker,
+                CASE WHEN new.transcript_id IS NULL
+                    THEN substr(new.text, 1, {MAX_EPISODE_TURN_CHARACTERS}) ELSE '' END,
+                new.created_at, new.transcript_id
+            FROM memory_episode_turns WHERE episode_id = new.episode_id;
     END""",
 )

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Final
 
 import aiosqlite
 
+from .commits import GroupCommit
+
 # v6: a final is stored once per (session, event id, text), whoever replays it and whenever
 # (after a reconnect or a restart). Existing exact duplicates go first, the oldest row stays.
 TRANSCRIPT_SCHEMA_V6: Final = (
@@ -27,6 +29,36 @@ TRANSCRIPT_SCHEMA_V11: Final = (
     "CREATE INDEX transcripts_event ON transcripts (session_id, event_id)",
 )
 
+# What the insert of a replayed final raises (``RAISE(ABORT)``: the statement writes nothing,
+# the transaction and the other callers' writes in it go on).
+_REPLAYED: Final = "homebuddy: replayed final"
+
+# v13: a final and its short-term turn are written by one statement (one trip to the database's
+# thread instead of two): an insert into the ``final_writes`` view, whose trigger stores the
+# transcript (unless it is a replay: then it raises and writes nothing) and, when the final has
+# an episode, its turn pointing to the new row (``memory_schema.py`` v13); the turn's own
+# triggers do the rest (episode, episode turn, short-term bound). ``turn_text`` is the turn's
+# text when it differs from the transcript's (NULL: the transcript's, not copied).
+TRANSCRIPT_SCHEMA_V13: Final = (
+    """CREATE VIEW final_writes AS SELECT event_id, client_id, session_id, text, speaker,
+        language, timestamp, received_at, NULL AS episode_id, NULL AS turn_text,
+        NULL AS turn_language, NULL AS turn_at FROM transcripts WHERE 0""",
+    f"""CREATE TRIGGER final_writes_insert INSTEAD OF INSERT ON final_writes BEGIN
+        SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1 FROM transcripts
+            WHERE session_id = new.session_id AND event_id = new.event_id
+            AND text = new.text);
+        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
+            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
+            new.text, new.speaker, new.language, new.timestamp, new.received_at);
+        INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text, language,
+            created_at, transcript_id)
+            SELECT new.client_id, new.session_id, new.episode_id, new.speaker,
+                COALESCE(new.turn_text, ''), new.turn_language, new.turn_at,
+                CASE WHEN new.turn_text IS NULL THEN last_insert_rowid() END
+            WHERE new.episode_id IS NOT NULL;
+    END""",
+)
+
 
 @dataclass(frozen=True, kw_only=True)
 class TranscriptRecord:
@@ -41,10 +73,22 @@ class TranscriptRecord:
     timestamp: datetime
 
 
+@dataclass(frozen=True, kw_only=True)
+class FinalTurn:
+    """The short-term turn a final makes, written with it (see v13)."""
+
+    episode_id: str
+    language: str | None
+    at: datetime
+    # The turn's text when it is not the transcript's own (None: the transcript's).
+    text: str | None = None
+
+
 class TranscriptTable:
     """Queries of the ``transcripts`` table (part of :class:`ProactiveStore`)."""
 
     _db: aiosqlite.Connection
+    _commits: GroupCommit
 
     if TYPE_CHECKING:
 
@@ -54,7 +98,9 @@ class TranscriptTable:
     async def add_transcript(
         self, record: TranscriptRecord, received_at: datetime, *, commit: bool = True
     ) -> bool:
-        """Store one final transcript; return False when it was already there (a replay).
+        """Store one final transcript alone; return False when it was already there (a replay).
+
+        (A socket's final goes through :meth:`add_final`, with its turn, in its group commit.)
 
         The same final is the same session, event id and text; the insert looks for it in
         the same statement, whatever the time, socket or process since the first copy was
@@ -82,6 +128,45 @@ class TranscriptTable:
         if commit:
             await self.commit()
         return cursor.rowcount > 0
+
+    async def add_final(
+        self, record: TranscriptRecord, received_at: datetime, turn: FinalTurn | None
+    ) -> bool:
+        """Store a final and its short-term turn in one statement and commit them.
+
+        Returns once committed (the group commit runs the statement, with those of the finals
+        that wait for the same commit, in one call: ``commits.py``); False when the final was
+        already stored (a replay): nothing is written, and what it ran into is committed.
+        """
+        return await self._commits.write(
+            "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker,"
+            " language, timestamp, received_at, episode_id, turn_text, turn_language,"
+            " turn_at) VALUES (:event, :client, :session, :text, :speaker, :language,"
+            " :timestamp, :received, :episode, :turn_text, :turn_language, :turn_at)",
+            {
+                "event": record.event_id,
+                "client": record.client_id,
+                "session": record.session_id,
+                "text": record.text,
+                "speaker": record.speaker,
+                "language": record.language,
+                "timestamp": record.timestamp.isoformat(),
+                "received": received_at.isoformat(),
+                "episode": turn.episode_id if turn else None,
+                "turn_text": turn.text if turn else None,
+                "turn_language": turn.language if turn else None,
+                "turn_at": turn.at.isoformat() if turn else None,
+            },
+            _REPLAYED,
+        )
+
+    async def stored(self, record: TranscriptRecord) -> bool:
+        """Whether the final is already stored (committed or not)."""
+        rows = await self._db.execute_fetchall(
+            "SELECT 1 FROM transcripts WHERE session_id = ? AND event_id = ? AND text = ?",
+            (record.session_id, record.event_id, record.text),
+        )
+        return bool(list(rows))
 
     async def recent_transcripts(
         self, session_id: str, since: datetime, limit: int

@@ -1,0 +1,349 @@
+"""A glasses final's storage: one statement with its turn, its text once, episodes kept right.
+
+The finals go through :meth:`MemoryEngine.record_final` (what a socket's final does before its
+commit) on a real SQLite file; what the user sees is read back through the memory engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from custom_components.homebuddy_proactive.engine.memory import (
+    STORE_EPISODIC,
+    STORE_SHORT_TERM,
+    MemoryEngine,
+)
+from custom_components.homebuddy_proactive.engine.storage import (
+    SCHEMA_VERSION,
+    ProactiveStore,
+    TranscriptRecord,
+)
+
+T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        """Start at T0."""
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        """The current time."""
+        return self.now
+
+
+class Finals:
+    """A memory engine over a real file, fed finals as a socket feeds them."""
+
+    def __init__(self, store: ProactiveStore, engine: MemoryEngine, clock: Clock) -> None:
+        """Wrap an open store and its engine."""
+        self.store, self.engine, self.clock = store, engine, clock
+        self.sent = 0
+
+    async def final(
+        self,
+        text: str,
+        *,
+        session: str = "s1",
+        client: str = "c1",
+        event_id: str | None = None,
+        new_topic: bool = False,
+    ) -> bool:
+        """Store one final and commit it, a minute after the previous one."""
+        self.sent += 1
+        self.clock.now += timedelta(minutes=1)
+        record = TranscriptRecord(
+            event_id=event_id or f"ev{self.sent}",
+            client_id=client,
+            session_id=session,
+            text=text,
+            speaker="Anna",
+            language="en-GB",
+            timestamp=self.clock.now,
+        )
+        stored = await self.engine.record_final(
+            record, self.clock.now, language="en", new_topic=new_topic
+        )
+        await self.store.commit()
+        return stored
+
+    async def episodes(self, client: str = "c1") -> list[dict[str, object]]:
+        """The client's episodes as exported (with their turns), oldest first."""
+        exported = (await self.engine.export(client))["stores"][STORE_EPISODIC]
+        return sorted(exported, key=lambda e: (str(e["start_time"]), int(str(e["id"]))))
+
+    async def count(self, sql: str, *args: object) -> int:
+        """One number from the file."""
+        rows = list(await self.store.connection.execute_fetchall(sql, args))
+        return int(rows[0][0])
+
+
+@pytest.fixture
+async def finals(tmp_path: Path) -> AsyncIterator[Finals]:
+    """A fresh file and memory engine."""
+    clock = Clock()
+    store = await ProactiveStore.open(tmp_path / "finals.db", checkpoint_interval=None)
+    engine = MemoryEngine(store, clock)
+    try:
+        yield Finals(store, engine, clock)
+    finally:
+        await engine.close()
+        await store.close()
+
+
+async def test_a_final_is_one_statement_and_its_text_is_stored_once(finals: Finals) -> None:
+    """A final's transcript, short-term turn and episode turn come from one statement; the
+    text is in the transcript only, yet short-term memory and the episode show it."""
+    statements: list[str] = []
+    await finals.final("The roses in the garden need pruning before winter.")
+    await finals.store.connection.set_trace_callback(statements.append)
+    await finals.final("I bought new gloves for the garden and a pruning saw.")
+    await finals.store.connection.set_trace_callback(None)
+    # (The trace repeats a statement for each statement its triggers run.)
+    kinds = {s.split("(")[0].strip() for s in statements if not s.startswith("--")}
+    assert kinds == {"BEGIN", "INSERT INTO final_writes", "COMMIT"}
+
+    texts = [
+        "The roses in the garden need pruning before winter.",
+        "I bought new gloves for the garden and a pruning saw.",
+    ]
+    turns = await finals.engine.recent_turns("s1")
+    assert [(t.speaker, t.text, t.language) for t in turns] == [("Anna", t, "en") for t in texts]
+    listed = await finals.engine.overview("c1", STORE_SHORT_TERM)
+    assert [entry["content"] for entry in listed] == texts[::-1]
+    (episode,) = await finals.episodes()
+    assert episode["turn_count"] == 2
+    assert [turn["text"] for turn in episode["turns"]] == texts  # type: ignore[attr-defined]
+    # Once: in the transcripts; the turns point to them.
+    for text in texts:
+        assert await finals.count("SELECT COUNT(*) FROM transcripts WHERE text = ?", text) == 1
+    assert await finals.count("SELECT COUNT(*) FROM memory_turns WHERE text != ''") == 0
+    assert await finals.count("SELECT COUNT(*) FROM memory_episode_turns WHERE text != ''") == 0
+
+
+async def test_a_replayed_final_writes_nothing(finals: Finals) -> None:
+    """The same final again (same session, event id and text) is recognised and writes no
+    transcript, turn or episode turn; another text under the same event id is a new final."""
+    assert await finals.final("We walked along the river this morning.", event_id="e1")
+    assert not await finals.final("We walked along the river this morning.", event_id="e1")
+    assert await finals.store.count_transcripts("s1") == 1
+    assert len(await finals.engine.recent_turns("s1")) == 1
+    (episode,) = await finals.episodes()
+    assert episode["turn_count"] == 1
+    assert await finals.final("We walked along the river this evening.", event_id="e1")
+    assert [t.text for t in await finals.engine.recent_turns("s1")] == [
+        "We walked along the river this morning.",
+        "We walked along the river this evening.",
+    ]
+
+
+async def test_a_padded_final_keeps_its_own_stripped_turn(finals: Finals) -> None:
+    """A final with surrounding spaces is stored as sent; its turn is the stripped text."""
+    await finals.final("  The train leaves at nine.  ")
+    (record,) = await finals.store.recent_transcripts("s1", T0, 10)
+    assert record.text == "  The train leaves at nine.  "
+    assert [t.text for t in await finals.engine.recent_turns("s1")] == ["The train leaves at nine."]
+    (episode,) = await finals.episodes()
+    assert [turn["text"] for turn in episode["turns"]] == ["The train leaves at nine."]  # type: ignore[attr-defined]
+
+
+async def test_finals_follow_silences_topics_and_forgotten_episodes(finals: Finals) -> None:
+    """Episodes stay right without being read for every final: a 30-minute silence of any
+    session of the client closes its episode, a new topic closes the session's, and a forgotten
+    or corrected episode is never joined again."""
+    await finals.final("The roses need pruning.", session="kitchen")
+    await finals.final("The gloves are in the shed.", session="garden")
+    finals.clock.now += timedelta(minutes=20)
+    await finals.final("The saw is blunt.", session="garden")
+    finals.clock.now += timedelta(minutes=11)
+    # The kitchen's episode has been silent for 33 minutes: the garden's final closes it.
+    await finals.final("The hedge is next.", session="garden")
+    kitchen, garden = await finals.episodes()
+    assert kitchen["closed_at"] is not None
+    assert garden["closed_at"] is None
+    assert garden["turn_count"] == 3
+
+    await finals.final("New topic: the train to Lyon.", session="garden", new_topic=True)
+    await finals.final("Which platform?", session="garden")
+    episodes = await finals.episodes()
+    assert [e["closed_at"] is None for e in episodes] == [False, False, True]
+    assert [turn["text"] for turn in episodes[2]["turns"]] == [  # type: ignore[attr-defined]
+        "New topic: the train to Lyon.",
+        "Which platform?",
+    ]
+
+    # Forgotten while open: the next final opens a new episode, not the forgotten one again.
+    forgotten = episodes[2]["episode_id"]
+    assert await finals.engine.forget(int(str(episodes[2]["id"])), store=STORE_EPISODIC)
+    await finals.final("It leaves at nine.", session="garden")
+    episodes = await finals.episodes()
+    assert len(episodes) == 3
+    assert episodes[2]["episode_id"] != forgotten
+    assert episodes[2]["turn_count"] == 1
+    assert [turn["text"] for turn in episodes[2]["turns"]] == ["It leaves at nine."]  # type: ignore[attr-defined]
+
+    # Closed by the host: the session's next final opens another one.
+    closed = await finals.engine.close_episode("c1", "garden")
+    assert closed is not None
+    await finals.final("And it arrives at noon.", session="garden")
+    episodes = await finals.episodes()
+    assert len(episodes) == 4
+    assert episodes[3]["closed_at"] is None
+    assert episodes[3]["episode_id"] != closed.episode_id
+
+
+async def test_assist_turns_and_finals_share_an_episode_in_order(finals: Finals) -> None:
+    """An Assist turn (no transcript) keeps its own text beside finals' pointing ones."""
+    await finals.final("Is it going to rain today?")
+    finals.clock.now += timedelta(seconds=10)
+    await finals.engine.observe_turn("c1", "s1", "It will rain after four.", speaker="assistant")
+    await finals.final("Then I take the umbrella.")
+    (episode,) = await finals.episodes()
+    assert [turn["text"] for turn in episode["turns"]] == [  # type: ignore[attr-defined]
+        "Is it going to rain today?",
+        "It will rain after four.",
+        "Then I take the umbrella.",
+    ]
+    assert [t.speaker for t in await finals.engine.recent_turns("s1")] == [
+        "Anna",
+        "assistant",
+        "Anna",
+    ]
+
+
+async def test_a_v12_file_keeps_its_turns_and_replays_after_the_upgrade(tmp_path: Path) -> None:
+    """A schema-12 file (turns copying their final's text) keeps every transcript, short-term
+    turn and episode turn; its finals' replays are recognised, and new finals join its open
+    episode, after the old turns."""
+    path = tmp_path / "v12.db"
+    old = await ProactiveStore.open(path, target_version=12, checkpoint_interval=None)
+    for n in range(3):
+        at = (T0 + timedelta(minutes=n)).isoformat()
+        await old.connection.execute(
+            "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
+            " timestamp, received_at) VALUES (?, 'c1', 's1', ?, 'Anna', 'en', ?, ?)",
+            (f"ev{n}", f"Old final {n}.", at, at),
+        )
+        await old.connection.execute(
+            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES ('c1', 's1', 'e1', 'Anna', ?, 'en', ?)",
+            (f"Old final {n}.", at),
+        )
+    await old.connection.commit()
+    await old.close()
+
+    clock = Clock()
+    clock.now = T0 + timedelta(minutes=5)
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    engine = MemoryEngine(store, clock)
+    feed = Finals(store, engine, clock)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION == 13
+        assert [t.text for t in await engine.recent_turns("s1")] == [
+            f"Old final {n}." for n in range(3)
+        ]
+        assert not await feed.final("Old final 1.", event_id="ev1")
+        assert await feed.final("A new final.")
+        assert await store.count_transcripts("s1") == 4
+        (episode,) = await feed.episodes()
+        assert episode["episode_id"] == "e1"
+        assert episode["turn_count"] == 4
+        assert [turn["text"] for turn in episode["turns"]] == [  # type: ignore[attr-defined]
+            "Old final 0.",
+            "Old final 1.",
+            "Old final 2.",
+            "A new final.",
+        ]
+        assert [t.text for t in await engine.recent_turns("s1")][-1] == "A new final."
+    finally:
+        await engine.close()
+        await store.close()
+
+
+async def test_the_open_episodes_are_read_once_per_client(finals: Finals) -> None:
+    """The first final of a client reads its open episodes; the following ones do not."""
+    statements: list[str] = []
+    await finals.store.connection.set_trace_callback(statements.append)
+    for n in range(5):
+        await finals.final(f"Sentence number {n} about the garden.", client="c9")
+    await finals.store.connection.set_trace_callback(None)
+    reads = [s for s in statements if "FROM memory_episodes" in s and not s.startswith("--")]
+    assert len(reads) == 1
+
+
+async def test_finals_arriving_together_share_one_trip_and_commit(finals: Finals) -> None:
+    """Finals of many sessions at once are written and committed together (fewer commits than
+    finals), each answered for itself: stored, or a replay."""
+    assert await finals.final("The first final of session zero.", session="s0", event_id="a")
+    statements: list[str] = []
+    await finals.store.connection.set_trace_callback(statements.append)
+    now = finals.clock.now + timedelta(minutes=1)
+
+    def record(session: str, event_id: str, text: str) -> TranscriptRecord:
+        return TranscriptRecord(
+            event_id=event_id,
+            client_id="c1",
+            session_id=session,
+            text=text,
+            speaker=None,
+            language="en",
+            timestamp=now,
+        )
+
+    records = [record(f"s{n}", "b", f"Session {n} says something.") for n in range(1, 11)]
+    records.append(record("s0", "a", "The first final of session zero."))  # a replay
+    stored = await asyncio.gather(
+        *(finals.engine.record_final(r, now, language="en", new_topic=False) for r in records)
+    )
+    await finals.store.connection.set_trace_callback(None)
+    assert stored == [True] * 10 + [False]
+    assert 1 <= statements.count("COMMIT") < 5
+    for n in range(1, 11):
+        assert [t.text for t in await finals.engine.recent_turns(f"s{n}")] == [
+            f"Session {n} says something."
+        ]
+
+
+async def test_a_failed_commit_fails_the_finals_in_it_and_a_resend_is_answered_once(
+    finals: Finals,
+) -> None:
+    """A commit refused (a deferred constraint, as a full disk refuses it) fails every final
+    written for it; sent again once the file takes writes, each is stored once."""
+    db = finals.store.connection
+    await db.execute("CREATE TABLE parent (id INTEGER PRIMARY KEY)")
+    await db.execute(
+        "CREATE TABLE child (parent_id INTEGER REFERENCES parent (id)"
+        " DEFERRABLE INITIALLY DEFERRED)"
+    )
+    await db.commit()
+    await db.execute("INSERT INTO child VALUES (42)")  # refused at the commit
+    with pytest.raises(sqlite3.IntegrityError):
+        await finals.final("Written while the commit fails.", event_id="x1")
+    await db.execute("DELETE FROM child")
+    # Sent again: its row, left in the open transaction, is found and committed once.
+    assert not await finals.final("Written while the commit fails.", event_id="x1")
+    assert await finals.final("Written afterwards.", event_id="x2")
+    assert await finals.store.count_transcripts("s1") == 2
+
+
+async def test_a_replay_after_a_silence_closes_nothing(finals: Finals) -> None:
+    """A final replayed after 30 minutes' silence is recognised before any episode closes; the
+    next new final closes the idle episode and opens another."""
+    assert await finals.final("We planted the tulips.", event_id="t1")
+    finals.clock.now += timedelta(minutes=40)
+    assert not await finals.final("We planted the tulips.", event_id="t1")
+    (episode,) = await finals.episodes()
+    assert episode["closed_at"] is None
+    assert episode["turn_count"] == 1
+    assert await finals.final("Now the roses.", event_id="t2")
+    first, second = await finals.episodes()
+    assert first["closed_at"] is not None
+    assert [turn["text"] for turn in second["turns"]] == ["Now the roses."]  # type: ignore[attr-defined]
