@@ -22,7 +22,7 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 import aiohttp
@@ -64,6 +64,16 @@ def estimate_prompt_tokens(messages: Sequence[Mapping[str, str]]) -> int:
         estimate_tokens(message.get("content", "")) + MESSAGE_OVERHEAD_TOKENS
         for message in messages
     )
+
+
+@dataclass(frozen=True)
+class SharedPrefix:
+    """The start every model call of a live session shares (:func:`after_prefix`), and the
+    utterances its conversation numbers: ``lines[n]`` is line n's (speaker, words), so a task
+    asked after it cites lines by number instead of quoting them again."""
+
+    messages: Sequence[Mapping[str, str]]
+    lines: Mapping[int, tuple[str | None, str]] = field(default_factory=dict)
 
 
 def after_prefix(

@@ -74,11 +74,14 @@ def speech_line(speaker: str | None, text: str) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class ContextLine:
-    """One utterance of the conversation as a prompt shows it."""
+    """One utterance of the conversation as a prompt shows it (``text``), and who said what
+    (``speaker``, ``words``: empty for a card), by which a learning task cites it."""
 
     event_id: str
     text: str
     at: datetime
+    speaker: str | None = None
+    words: str = ""
 
 
 class PromptWindow:
@@ -166,7 +169,13 @@ class SessionState:
     def context_lines(self, now: datetime, exclude_event: str | None = None) -> list[ContextLine]:
         """The conversation for a prompt, oldest first, without ``exclude_event``."""
         return [
-            ContextLine(event_id=u.event_id, text=speech_line(u.speaker, u.text), at=u.received_at)
+            ContextLine(
+                event_id=u.event_id,
+                text=speech_line(u.speaker, u.text),
+                at=u.received_at,
+                speaker=u.speaker,
+                words=u.text,
+            )
             for u in self.buffer.items(now)
             if u.event_id != exclude_event
         ]
