@@ -631,7 +631,7 @@ async def test_spoken_questions_trigger_and_statements_do_not(
         assert ack["triggered"] is False, text
     assert fake_ollama.chat_count == len(questions)
     prompt = last_user_prompt(fake_ollama.requests[0])
-    assert f"language {language} (" in prompt
+    assert f", {language} (" in prompt
 
 
 async def test_only_the_newest_utterance_triggers(

@@ -90,9 +90,11 @@ class PromptWindow:
     The model server keeps the prompt it last read (its KV cache) and reads again only what
     follows the part a new prompt shares with it. The conversation is shown oldest first, so
     every new utterance only appends; each move of the beginning makes the model read the whole
-    conversation again, so a move keeps only the newest third of it at once (the next move is
-    then far off), not one line less per utterance. The cards listed before the conversation
-    are kept with the beginning (:attr:`cards`), so they change only when it moves.
+    conversation again, so a move keeps only the newest quarter of it at once when the buffer
+    let its first line go (the next move is then far off, and little is read again), not one
+    line less per utterance; past the token budget, the newest third. The cards listed before
+    the conversation are kept with the beginning (:attr:`cards`), so they change only when it
+    moves.
     """
 
     def __init__(self) -> None:
@@ -125,7 +127,7 @@ class PromptWindow:
             if line.event_id == self._first:
                 return index
         if lines[0].at > self._first_at:
-            return len(lines) * 2 // 3  # the first shown line fell out of the buffer
+            return len(lines) * 3 // 4  # the first shown line fell out of the buffer
         # The first shown line is the one left out of this prompt (its newest utterance).
         return next((i for i, line in enumerate(lines) if line.at >= self._first_at), len(lines))
 
