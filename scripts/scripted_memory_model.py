@@ -92,7 +92,9 @@ def read_request(body: dict[str, Any]) -> ModelRequest:
                 facts[-1] = NewFact(facts[-1].number, facts[-1].content, shown)
         return ModelRequest("decide", prompt, new_facts=tuple(facts))
     if "facts" in properties:
-        return ModelRequest("extract", prompt, turns=tuple(learning_turns(body)))
+        # Every turn of the benchmark has a speaker ("user"): the words follow its name.
+        turns = tuple((n, line.partition(": ")[2] or line) for n, line in learning_turns(body))
+        return ModelRequest("extract", prompt, turns=turns)
     return ModelRequest("other", prompt)
 
 
@@ -141,8 +143,11 @@ class ScriptedModel:
     def extract(self, request: ModelRequest) -> list[dict[str, Any]]:
         """The facts of every dataset turn the prompt numbers, in the prompt's order."""
         facts: list[dict[str, Any]] = []
-        for number, text in request.turns:
-            turn = self.turns.get(text_key(text))
+        for number, line in request.turns:
+            # The line is the words after the speaker's name (the benchmark's turns have one).
+            turn = self.turns.get(text_key(line)) or self.turns.get(
+                text_key(line.partition(": ")[2])
+            )
             if turn is None:
                 self.unknown_turns += 1
                 continue

@@ -128,7 +128,7 @@ async def test_continuous_speech_prompts_share_their_prefix_with_the_previous_ca
     sources = "".join(last_user_prompt(body) for body in fake_ollama.requests)
     assert len(prompts) >= len(sentences) + 2
     assert len(learning) >= 2
-    assert "still being spoken" in sources and "NEWEST final," in sources
+    assert "NEWEST partial," in sources and "NEWEST final," in sources
     for previous, current in itertools.pairwise(prompts):
         assert current.startswith(stable_part(previous))
     for index in learning:  # learning asks after the same instructions and conversation
@@ -329,12 +329,10 @@ def test_every_task_shares_one_system_message_and_only_its_task_line_differs() -
     )
     for messages in (card, check, learn):
         assert messages[1]["content"].startswith(conversation + "\n")
-    assert card[1]["content"].endswith(
-        "[6] speaker: Is it far?\n\nTASK: card, NEWEST final, fr (French)."
-    )
+    assert card[1]["content"].endswith("[6] Is it far?\n\nTASK: card, NEWEST final, French.")
     assert check[1]["content"].endswith(
-        "TASK: check, fr (French).\nQUESTION: Where is it?\nANSWER: Lyon"
+        "TASK: check, French.\nQUESTION: Where is it?\nANSWER: Lyon"
     )
     assert learn[1]["content"].endswith("\n\nTASK: learn, facts in French.")
-    for marker in ("TASK: ", "still being spoken", "NEWEST final", "question: answer"):
+    for marker in ("TASK: ", "NEWEST partial", "NEWEST final", "question: answer"):
         assert marker not in system

@@ -187,7 +187,8 @@ def extraction_request(
     for number, turn in enumerate(listed, start=next_number):
         numbered[number] = turn
         text = " ".join(turn.text.split())[:PROMPT_TURN_CHARACTERS]
-        lines.append(f"[{number}] {turn.speaker or 'speaker'}: {text}")
+        # As a conversation line: the speaker's name when there is one (``session.speech_line``).
+        lines.append(f"[{number}] {turn.speaker}: {text}" if turn.speaker else f"[{number}] {text}")
     task = f"{LEARN_TASK}, facts in {language_name(language)}"
     cited = sorted(n for n in numbered if n < next_number)
     if cited:

@@ -49,7 +49,9 @@ CARD_ID: Final = "card:"
 EARLIER_CARDS: Final = 8
 # The line that ends every prompt names its task (the system message gives each one's rules).
 TASK_PREFIX: Final = "TASK: "
-# What a card TASK line says of a newest utterance that is a question (the card answers it).
+# What a card TASK line says of a newest utterance still being spoken, and of a final that
+# is a question (the card answers it).
+PARTIAL_LABEL: Final = "partial"
 QUESTION_LABEL: Final = "final question: answer it"
 
 
@@ -108,7 +110,8 @@ card" lines are cards already shown. The TASK line at the end names a task below
 rules; answer with one JSON object only.
 
 Task card: show a card only if it clearly helps right now, else intervene is false.
-- Act only on the NEWEST utterance (the last line); older lines are context, never a trigger.
+- Act only on the NEWEST utterance (the last line; the task says final, or partial: still \
+being spoken); older lines are context, never a trigger.
 - Intents: question (answer it), fact_check (a claim that looks wrong or uncertain), context \
 (useful background), correction, definition (a knowledge gap), suggestion, warning (safety, \
 health, money, deadlines), reminder, task, decision (summarise one just made), entity_context \
@@ -185,7 +188,7 @@ class _Parts:
 
 def transcript_language(code: str) -> str:
     """How a TASK line names the transcript language (the card's, the correction's)."""
-    return f"{code} ({language_name(code)})"
+    return language_name(code)
 
 
 def _closing(request: EvaluationRequest) -> str:
@@ -193,7 +196,7 @@ def _closing(request: EvaluationRequest) -> str:
     if request.task:
         return request.task
     if request.source == "partial":
-        label = "still being spoken"
+        label = PARTIAL_LABEL
     elif request.answer_question:
         label = QUESTION_LABEL
     else:

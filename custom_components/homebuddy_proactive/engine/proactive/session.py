@@ -68,8 +68,9 @@ class TranscriptBuffer:
 
 
 def speech_line(speaker: str | None, text: str) -> str:
-    """One utterance as a prompt's conversation shows it (the same before and after its final)."""
-    return f"{speaker or 'speaker'}: {text}"
+    """One utterance as a prompt's conversation shows it (the same before and after its final):
+    its words, after the speaker's name when the glasses gave one."""
+    return f"{speaker}: {text}" if speaker else text
 
 
 @dataclass(frozen=True, kw_only=True)
