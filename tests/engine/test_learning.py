@@ -601,3 +601,45 @@ async def test_a_question_preempts_learning_and_the_turns_are_learned_after_it(
     assert fake_ollama.cancelled == 1
     assert prompt_of(first) == prompt_of(second)
     assert [f["content"] for f in await m.facts()] == [DUPONT]
+
+
+async def test_over_the_socket_learning_cites_the_conversation_lines_and_keeps_provenance(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """A live session's batch is asked after its conversation: the turns it shows are cited by
+    their line numbers, never quoted again, and the newest turn continues the conversation as
+    the next call shows it; the fact learned records the turn it was said in."""
+    harness = await engine_factory(memory_learning_turns=3)
+    lea = "La petite-fille de l'utilisateur, Léa, commence la fac à Lyon."
+    quote = "ma petite-fille Léa commence la fac à Lyon"
+    model = Model(extract={"Léa": [fact(lea, quote, kind="person")]})
+    fake_ollama.handler = model
+    socket = await harness.connect()
+    said = [
+        "Bonjour, il fait beau aujourd'hui.",
+        "Tu sais, ma petite-fille Léa commence la fac à Lyon.",
+        "Elle est très contente de partir.",
+    ]
+    for number, text in enumerate(said, start=1):
+        await socket.text(final(text, f"e{number}"))
+        await acked(socket, f"e{number}")
+        await asyncio.sleep(0.05)
+    await harness.engine.memory.settle()
+    await socket.text(final("Et toi, tu as bien dormi ?", "e4"))
+    await acked(socket, "e4")
+    await harness.engine.memory.settle()
+
+    [extraction] = calls(fake_ollama, "extract")
+    content = extraction["messages"][-1]["content"]
+    conversation, _, task = content.rpartition("\n\nTASK: learn")
+    assert [words for _, words in learning_turns(extraction)] == said
+    assert task == ", facts in French, from lines 1-3."  # cited, none quoted again
+    assert conversation.endswith("[3] Elle est très contente de partir.")
+    # The session's next call starts with the learning call's conversation (one cache slot).
+    later = fake_ollama.requests[fake_ollama.requests.index(extraction) + 1]
+    assert later["messages"][-1]["content"].startswith(conversation + "\n")
+    [memory] = [m for m in await harness.engine.memory.overview("c1", STORE_FACTUAL)]
+    assert memory["content"] == lea
+    [source] = memory["provenance"]["learned_from"]
+    assert source["quote"] == quote
+    assert source["speaker"] is None

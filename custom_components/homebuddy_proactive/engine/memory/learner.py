@@ -153,8 +153,8 @@ class Learner:
         language = next((t.language for t in reversed(turns) if t.language), None) or "en"
         # The turns the client's live conversation shows are cited by their line number.
         prefix = self.prefix(client_id) if self.prefix else None
-        request = extraction_request(turns, language, prefix.lines if prefix else None)
-        data = await self._ask(model, request.messages, extraction_schema(), prefix)
+        request = extraction_request(turns, language, prefix)
+        data = await self._ask(model, request.messages, extraction_schema())
         facts = parse_extraction(data, request.turns)
         if not facts:
             return []
@@ -166,26 +166,20 @@ class Learner:
             shown and repeat_of(fact, shown) is None
             for fact, shown in zip(facts, candidates, strict=True)
         ):  # something to decide: a fact with similar memories, none of them saying it
-            prefix = self.prefix(client_id) if self.prefix else None
-            answer = await self._ask(
-                model, decision_messages(facts, candidates), decision_schema(), prefix
-            )
+            messages = decision_messages(facts, candidates)
+            if self.prefix:
+                messages = after_prefix(self.prefix(client_id).messages, messages)
+            answer = await self._ask(model, messages, decision_schema())
         decisions = parse_decisions(answer, facts, candidates)
         for decision in decisions:
             await self.apply(client_id, decision)
         return decisions
 
     async def _ask(
-        self,
-        model: OllamaModel,
-        messages: Sequence[Mapping[str, str]],
-        schema: dict[str, Any],
-        prefix: SharedPrefix | None,
+        self, model: OllamaModel, messages: Sequence[Mapping[str, str]], schema: dict[str, Any]
     ) -> dict[str, Any]:
-        """One learning call, after the client's live prompt prefix when there is one; a
+        """One learning call (after the client's live prompt prefix when there is one); a
         background call, so a question's call goes first (``ModelTurns``)."""
-        if prefix is not None:
-            messages = after_prefix(prefix.messages, messages)
         return await model.turns.background(
             functools.partial(model.chat_json, messages, schema, max_tokens=LEARNING_MAX_TOKENS)
         )

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from ..llm import SharedPrefix, after_prefix, numbered_line
 from ..storage.memories import MemoryRecord
 from ..text import mentions_sensitive_trait
 from ..text.languages import language_name
@@ -150,47 +151,54 @@ object only."""
 
 @dataclass(frozen=True)
 class Extraction:
-    """An extraction call's messages and the turn each number it shows stands for."""
+    """An extraction call: its messages (after ``prefix`` when there is one), and the turn each
+    number it shows stands for."""
 
     messages: list[dict[str, str]]
     turns: Mapping[int, HeardTurn]
 
 
 def extraction_request(
-    turns: Sequence[HeardTurn],
-    language: str,
-    shown: Mapping[int, tuple[str | None, str]] | None = None,
+    turns: Sequence[HeardTurn], language: str, prefix: SharedPrefix | None = None
 ) -> Extraction:
-    """The extraction call for ``turns``: those ``shown`` (a shared prefix's numbered lines,
-    :class:`..llm.SharedPrefix`) are cited by their number, the others listed after the task.
+    """The extraction call for ``turns``, asked after ``prefix`` (a live session's shared
+    start) when given: the turns its conversation shows are cited by their line numbers; the
+    ones after its last line (heard since) continue it, numbered on, as the session's next
+    calls will show them; any other is listed after the task.
 
     A turn is a shown line when its speaker and words are that line's (in order: the first
     such line after the previous turn's).
     """
-    shown = shown or {}
-    keys = {
-        number: (speaker, " ".join(words.split())) for number, (speaker, words) in shown.items()
-    }
+    shown = prefix.lines if prefix is not None else {}
+    keys = {n: (speaker, " ".join(words.split())) for n, (speaker, words) in shown.items()}
+    last = max(shown, default=0)
     numbered: dict[int, HeardTurn] = {}
-    listed: list[HeardTurn] = []
     after = 0
+    unshown: list[tuple[int, HeardTurn]] = []  # (the number of the shown turn before, turn)
     for turn in turns:
         key = (turn.speaker, " ".join(turn.text.split()))
         number = next((n for n in sorted(keys) if n > after and keys[n] == key), None)
         if number is None:
-            listed.append(turn)
+            unshown.append((after, turn))
         else:
             numbered[number] = turn
             after = number
-    lines = []
-    next_number = max(shown, default=0) + 1
-    for number, turn in enumerate(listed, start=next_number):
+    speech = prefix.speech if prefix is not None else None
+    follows = speech is not None and last > 0  # turns after the last line continue it
+    continuing = [turn for before, turn in unshown if follows and before == last]
+    listed = [turn for before, turn in unshown if not (follows and before == last)]
+    continued: list[str] = []
+    lines: list[str] = []
+    for number, turn in enumerate([*continuing, *listed], start=last + 1):
         numbered[number] = turn
+        if speech is not None and number <= last + len(continuing):
+            continued.append(numbered_line(number, speech(turn.speaker, turn.text)))
+            continue
         text = " ".join(turn.text.split())[:PROMPT_TURN_CHARACTERS]
-        # As a conversation line: the speaker's name when there is one (``session.speech_line``).
-        lines.append(f"[{number}] {turn.speaker}: {text}" if turn.speaker else f"[{number}] {text}")
+        # As a conversation line shows it: the speaker's name when there is one.
+        lines.append(numbered_line(number, f"{turn.speaker}: {text}" if turn.speaker else text))
     task = f"{LEARN_TASK}, facts in {language_name(language)}"
-    cited = sorted(n for n in numbered if n < next_number)
+    cited = sorted(n for n in numbered if n <= last + len(continuing))
     if cited:
         task += f", from lines {_ranges(cited)}"
     if lines:
@@ -198,13 +206,13 @@ def extraction_request(
         task += "\n".join(lines)
     else:
         task += "."
-    return Extraction(
-        messages=[
-            {"role": "system", "content": EXTRACTION_RULES},
-            {"role": "user", "content": task},
-        ],
-        turns=dict(sorted(numbered.items())),
-    )
+    messages = [
+        {"role": "system", "content": EXTRACTION_RULES},
+        {"role": "user", "content": task},
+    ]
+    if prefix is not None:
+        messages = after_prefix(prefix.continued(continued), messages)
+    return Extraction(messages=messages, turns=dict(sorted(numbered.items())))
 
 
 def extraction_messages(turns: Sequence[HeardTurn], language: str) -> list[dict[str, str]]:

@@ -33,7 +33,13 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ..config import EngineConfig
-from ..llm import MESSAGE_OVERHEAD_TOKENS, SharedPrefix, context_size, estimate_tokens
+from ..llm import (
+    MESSAGE_OVERHEAD_TOKENS,
+    SharedPrefix,
+    context_size,
+    estimate_tokens,
+    numbered_line,
+)
 from ..memory.learning import DECISION_RULES, EXTRACTION_RULES
 from ..text.languages import language_name
 from .session import ContextLine, PersonNotes, PromptWindow, speech_line
@@ -276,7 +282,7 @@ def _numbered(lines: Sequence[ContextLine]) -> tuple[list[str], dict[int, tuple[
             shown.append(line.text)
         else:
             numbers[len(numbers) + 1] = (line.speaker, line.words)
-            shown.append(f"[{len(numbers)}] {line.text}")
+            shown.append(numbered_line(len(numbers), line.text))
     return shown, numbers
 
 
@@ -306,7 +312,7 @@ def prefix_messages(
         {"role": "system", "content": instructions(config)},
         {"role": "user", "content": "\n\n".join(parts)},
     ]
-    return SharedPrefix(messages, numbers)
+    return SharedPrefix(messages, numbers, speech_line if shown else None)
 
 
 def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dict[str, str]]:
@@ -347,7 +353,7 @@ def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dic
     tokens(shown)  # lists the cards of what is not shown
     _keep_cards(request.window, shown, parts.cards)
     lines, numbers = _numbered(shown)
-    conversation = _conversation([*lines, f"[{len(numbers) + 1}] {parts.newest}"])
+    conversation = _conversation([*lines, numbered_line(len(numbers) + 1, parts.newest)])
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": "\n\n".join([*parts.head(), conversation, *parts.tail()])},
