@@ -336,7 +336,7 @@ def newest_utterance(body: dict[str, Any]) -> str:
 def answer_questions(body: dict[str, Any]) -> FakeReply:
     """A predictable model: answers questions, declines everything else."""
     prompt = last_user_prompt(body)
-    if "NEWEST final question: answer it" in prompt:
+    if "NEWEST final question," in prompt:
         newest = newest_utterance(body).strip() or "?"
         # What the answer's schema asks: the card alone.
         return FakeReply(content={"card": f"Fake model answer for «{newest[:80]}»."})

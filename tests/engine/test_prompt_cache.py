@@ -333,5 +333,5 @@ def test_every_task_shares_one_system_message_and_only_its_task_line_differs() -
         "TASK: check, French.\nQUESTION: Where is it?\nANSWER: Lyon"
     )
     assert learn[1]["content"].endswith("\n\nTASK: learn, facts in French.")
-    for marker in ("TASK: ", "NEWEST partial", "NEWEST final", "question: answer"):
+    for marker in ("TASK: ", "NEWEST partial", "NEWEST final"):
         assert marker not in system

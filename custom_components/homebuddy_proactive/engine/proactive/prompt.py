@@ -10,11 +10,14 @@ memory learning's extraction and decision) starts with the same text:
 2. the cards shown before the conversation shown (they change only when the shown part moves);
 3. the session's conversation, oldest first, with the cards shown during it in their place and
    the newest utterance as its last line: a new utterance or card only appends a line, and a
-   final's words, read once as the newest, are already in the cache as a line of the next call;
+   final's words, read once as the newest, are already in the cache as a line of the next call.
+   Each utterance is numbered from the shown part's beginning (``[12] Anna: …``; no name when
+   the glasses gave none), so memory learning cites the turns it learns from by number
+   (:class:`..llm.SharedPrefix`) instead of quoting them again;
 
 and ends with what changes from call to call, slowest-changing first: the people heard, the
 memories retrieved for this moment, the speech already handled, then one short TASK line (the
-transcript language, what the newest line is, the question put to the model). The answer
+task, what the newest line is: final, partial or a final question, the transcript language). The answer
 check's task (``EvaluationRequest.task``) replaces that line; learning's tasks are asked after
 :func:`prefix_messages` (``llm.after_prefix``, which drops their rules: the system holds them).
 
@@ -58,7 +61,7 @@ TASK_PREFIX: Final = "TASK: "
 # What a card TASK line says of a newest utterance still being spoken, and of a final that
 # is a question (the card answers it).
 PARTIAL_LABEL: Final = "partial"
-QUESTION_LABEL: Final = "final question: answer it"
+QUESTION_LABEL: Final = "final question"
 
 
 @dataclass(frozen=True, kw_only=True)
