@@ -3,9 +3,9 @@ and what each one changes in what is already remembered (mem0-style decisions).
 
 Two model calls per batch, both under a JSON schema: the first extracts facts (people and
 relationships, preferences, routines, appointments, health facts the person states about
-themselves), each citing the numbered turns it comes from and their words (in a live session the
-turns are the conversation's own numbered lines, cited by number: :func:`extraction_request`); the second sees the
-new facts and the most similar current memories, numbered, and decides for each fact: ADD,
+themselves), each citing the numbered turns it comes from and their words (in a live session
+the turns are the conversation's own numbered lines, cited by number: :func:`extraction_request`);
+the second sees the new facts and the most similar current memories, numbered, and decides for each fact: ADD,
 UPDATE (refines a memory), SUPERSEDE (a memory is no longer true) or NONE (already known).
 Nothing the model answers is trusted: a fact must quote a turn of the batch; a sensitive trait
 about anyone but the person is refused (``text/sensitive.py``, as for entity_context cards); a
