@@ -5,15 +5,16 @@ Two model calls per batch, both under a JSON schema: the first extracts facts (p
 relationships, preferences, routines, appointments, health facts the person states about
 themselves), each citing the numbered turns it comes from and their words (in a live session
 the turns are the conversation's own numbered lines, cited by number: :func:`extraction_request`);
-the second sees the new facts and the most similar current memories, numbered, and decides for each fact: ADD,
-UPDATE (refines a memory), SUPERSEDE (a memory is no longer true) or NONE (already known).
-Nothing the model answers is trusted: a fact must quote a turn of the batch; a sensitive trait
-about anyone but the person is refused (``text/sensitive.py``, as for entity_context cards); a
-decision may only name a candidate shown for its fact; an unknown action is NONE; a repeat of a
-memory is NONE whatever the model says. Prompts hold transcripts: nothing here logs them.
-Each call's rules (:data:`EXTRACTION_RULES`, :data:`DECISION_RULES`) are the same text for
-every call (the language is named in the user message's ``TASK:`` line), so a live session's one
-system message holds them and the call then costs only its task (``llm.after_prefix``).
+the second sees the new facts and the most similar current memories, numbered, and decides for
+each fact: ADD, UPDATE (refines a memory), SUPERSEDE (a memory is no longer true) or NONE
+(already known). Nothing the model answers is trusted: a fact must quote a turn of the batch; a
+sensitive trait about anyone but the person is refused (``text/sensitive.py``, as for
+entity_context cards); a decision may only name a candidate shown for its fact; an unknown
+action is NONE; a repeat of a memory is NONE whatever the model says. Prompts hold transcripts:
+nothing here logs them. Each call's rules (:data:`EXTRACTION_RULES`, :data:`DECISION_RULES`)
+are the same text for every call (the language is named in the user message's ``TASK:`` line),
+so a live session's one system message holds them and the call then costs only its task
+(``llm.after_prefix``).
 """
 
 from __future__ import annotations

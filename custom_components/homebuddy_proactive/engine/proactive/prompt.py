@@ -18,8 +18,9 @@ memory learning's extraction and decision) starts with the same text:
 and ends with what changes from call to call, slowest-changing first: the people heard, the
 memories retrieved for this moment, the speech already handled, then one short TASK line
 (the task, what the newest line is: final, partial or a final question, the transcript
-language). The answer check's task (``EvaluationRequest.task``) replaces that line; learning's tasks are asked after
-:func:`prefix_messages` (``llm.after_prefix``, which drops their rules: the system holds them).
+language). The answer check's task (``EvaluationRequest.task``) replaces that line; learning's
+tasks are asked after :func:`prefix_messages` (``llm.after_prefix``, which drops their rules:
+the system holds them).
 
 Every prompt fits :attr:`EngineConfig.prompt_token_budget` estimated tokens
 (:func:`..llm.estimate_tokens`, one token per three UTF-8 bytes, which counts high). The oldest
