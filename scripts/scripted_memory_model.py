@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from scripts.memory_dataset import Dataset, Fact, Turn
-from tests.fake_ollama import FakeReply, last_user_prompt
+from tests.fake_ollama import FakeReply, last_user_prompt, learning_turns
 
 ACTION_NONE: Final = "NONE"
 ACTION_ADD: Final = "ADD"
@@ -39,7 +39,6 @@ LEARNED_KINDS: Final = ("fact", "person", "preference")
 # quotes this long (learning.MAX_QUOTE_CHARACTERS).
 PROMPT_TURN_CHARACTERS: Final = 400
 QUOTE_CHARACTERS: Final = 200
-_TURN_RE: Final = re.compile(r"^\[(\d+)\] [^:]*: (.*)$")
 _FACT_RE: Final = re.compile(r"^New fact (\d+) \([^)]*\): (.*)$")
 _MEMORY_RE: Final = re.compile(r"^\s+memory (\d+) \([^)]*\): (.*)$")
 
@@ -73,7 +72,9 @@ def read_request(body: dict[str, Any]) -> ModelRequest:
 
     The layout of ``engine/memory/learning.py``: the request's ``format`` (JSON schema) has a
     ``facts`` property for an extraction call, ``decisions`` for a decision call; the user
-    message of an extraction numbers the turns as ``[n] speaker: text``; the one of a
+    message of an extraction names its turns as ``tests.fake_ollama.learning_turns`` reads
+    them (lines ``[n] speaker: text`` of the conversation its TASK line cites, or listed after
+    it); the one of a
     decision has, per new fact, ``New fact n (kind): content`` followed by the similar
     memories as indented ``memory <id> (kind): content`` lines.
     """
@@ -91,9 +92,8 @@ def read_request(body: dict[str, Any]) -> ModelRequest:
                 facts[-1] = NewFact(facts[-1].number, facts[-1].content, shown)
         return ModelRequest("decide", prompt, new_facts=tuple(facts))
     if "facts" in properties:
-        turns = tuple(
-            (int(turn.group(1)), turn.group(2)) for line in lines if (turn := _TURN_RE.match(line))
-        )
+        # Every turn of the benchmark has a speaker ("user"): the words follow its name.
+        turns = tuple((n, line.partition(": ")[2] or line) for n, line in learning_turns(body))
         return ModelRequest("extract", prompt, turns=turns)
     return ModelRequest("other", prompt)
 
@@ -143,8 +143,11 @@ class ScriptedModel:
     def extract(self, request: ModelRequest) -> list[dict[str, Any]]:
         """The facts of every dataset turn the prompt numbers, in the prompt's order."""
         facts: list[dict[str, Any]] = []
-        for number, text in request.turns:
-            turn = self.turns.get(text_key(text))
+        for number, line in request.turns:
+            # The line is the words after the speaker's name (the benchmark's turns have one).
+            turn = self.turns.get(text_key(line)) or self.turns.get(
+                text_key(line.partition(": ")[2])
+            )
             if turn is None:
                 self.unknown_turns += 1
                 continue

@@ -303,16 +303,40 @@ def conversation_of(body: dict[str, Any]) -> list[str]:
     return rest.split("\n\n", 1)[0].split("\n") if found else []
 
 
+_NUMBERED_RE = re.compile(r"^\[(\d+)\] (.*)$", re.MULTILINE)
+_CITED_RE = re.compile(r"^TASK: learn\b[^\n]*?, from lines ([\d, -]+)", re.MULTILINE)
+
+
+def learning_turns(body: dict[str, Any]) -> list[tuple[int, str]]:
+    """The (number, line) of the turns a learning extraction asks about, as a model reads
+    them: the conversation lines its TASK line cites (``from lines 3-5, 8``) and the turns
+    listed after it, oldest first; a line is the words, after ``speaker: `` when one is known."""
+    content = str(body.get("messages", [{}])[-1].get("content", ""))
+    head, found, task = content.rpartition("TASK: learn")
+    if not found:
+        return []
+    task = found + task
+    numbered = {int(n): words for n, words in _NUMBERED_RE.findall(head)}
+    cited: list[int] = []
+    if match := _CITED_RE.match(task):
+        for run in match.group(1).split(","):
+            first, _, last = run.strip().partition("-")
+            cited += range(int(first), int(last or first) + 1)
+    listed = [(int(n), words) for n, words in _NUMBERED_RE.findall(task)]
+    return [(n, numbered[n]) for n in cited if n in numbered] + listed
+
+
 def newest_utterance(body: dict[str, Any]) -> str:
-    """The words of a detector prompt's newest utterance (the conversation's last line)."""
+    """A detector prompt's newest utterance (the conversation's last line, without its number;
+    after ``speaker: `` when one is known)."""
     lines = conversation_of(body)
-    return lines[-1].partition(": ")[2] if lines else ""
+    return re.sub(r"^\[\d+\] ", "", lines[-1]) if lines else ""
 
 
 def answer_questions(body: dict[str, Any]) -> FakeReply:
     """A predictable model: answers questions, declines everything else."""
     prompt = last_user_prompt(body)
-    if "The newest utterance is a question." in prompt:
+    if "NEWEST final question," in prompt:
         newest = newest_utterance(body).strip() or "?"
         # What the answer's schema asks: the card alone.
         return FakeReply(content={"card": f"Fake model answer for «{newest[:80]}»."})

@@ -88,7 +88,7 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
     assert "How many units of that do I need" in newest
     assert any("Vincent ran my technical interview yesterday." in line for line in context)
     assert not any("How many units" in line for line in context)
-    assert "TASK: card, NEWEST utterance (final), transcript language: en (English)." in prompt
+    assert "TASK: card, NEWEST final question, English." in prompt
     assert "Marie prefers answers in metric units" in prompt
     assert "Dr Papadopoulos" in prompt
     assert "Vincent (role stated): ran the technical interview" in prompt
@@ -97,7 +97,7 @@ async def test_prompt_carries_newest_context_memories_people_cards_language(
         "Vincent ran my technical interview yesterday.\nHomeBuddy card: Vincent ran your" in prompt
     )
     first_prompt = last_user_prompt(fake_ollama.requests[0])
-    assert "transcript language: fr (French)." in first_prompt
+    assert ", French." in first_prompt
     body = fake_ollama.requests[0]
     assert body["format"]["required"] == ["intervene", "intent", "confidence", "card", "people"]
     assert "minLength" not in body["format"]["properties"]["card"]

@@ -21,7 +21,7 @@ from custom_components.homebuddy_proactive.engine.llm import OllamaModel
 from custom_components.homebuddy_proactive.engine.memory import STORE_FACTUAL, MemoryEngine
 from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
 from tests.engine.conftest import Socket
-from tests.fake_ollama import FakeOllama, FakeReply, decline, last_user_prompt
+from tests.fake_ollama import FakeOllama, FakeReply, decline, last_user_prompt, learning_turns
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 Factory = Callable[..., Any]
@@ -67,11 +67,9 @@ def fact(
     return {"kind": kind, "content": content, "about": about, "turns": [turn], "quote": quote}
 
 
-def numbered(prompt: str, words: str) -> int:
-    """The number of the turn holding ``words`` in an extraction prompt."""
-    match = re.search(rf"\[(\d+)\] [^\n]*{re.escape(words)}", prompt)
-    assert match is not None, prompt
-    return int(match.group(1))
+def numbered(body: dict[str, Any], words: str) -> int | None:
+    """The number of the turn holding ``words`` among those an extraction asks about."""
+    return next((n for n, said in learning_turns(body) if words in said), None)
 
 
 @dataclass
@@ -94,10 +92,8 @@ class Model:
                 await self.stall.wait()
             facts = []
             for words, found in self.extract.items():
-                if words in prompt:
-                    facts += [
-                        {**item, "turns": [numbered(prompt, item["quote"])]} for item in found
-                    ]
+                if numbered(body, words) is not None:
+                    facts += [{**item, "turns": [numbered(body, item["quote"])]} for item in found]
             return FakeReply(content={"facts": facts})
         if kind == "decide":
             assert self.decide is not None, "no decision was expected"
@@ -575,8 +571,9 @@ async def test_acks_do_not_wait_for_learning_and_partials_are_never_learned(
     await harness.engine.memory.settle()
     extractions = calls(fake_ollama, "extract")
     assert len(extractions) == 2  # the turns heard meanwhile: one more batch, not two
-    assert "numéro 2" in prompt_of(extractions[1]) and "numéro 3" in prompt_of(extractions[1])
-    assert not any("Zoé" in prompt_of(body) for body in extractions)
+    second = [words for _, words in learning_turns(extractions[1])]
+    assert second == ["Phrase finale numéro 2.", "Phrase finale numéro 3."]
+    assert not any("Zoé" in words for body in extractions for _, words in learning_turns(body))
 
 
 async def test_a_question_preempts_learning_and_the_turns_are_learned_after_it(
@@ -604,3 +601,45 @@ async def test_a_question_preempts_learning_and_the_turns_are_learned_after_it(
     assert fake_ollama.cancelled == 1
     assert prompt_of(first) == prompt_of(second)
     assert [f["content"] for f in await m.facts()] == [DUPONT]
+
+
+async def test_over_the_socket_learning_cites_the_conversation_lines_and_keeps_provenance(
+    engine_factory: Factory, fake_ollama: FakeOllama
+) -> None:
+    """A live session's batch is asked after its conversation: the turns it shows are cited by
+    their line numbers, never quoted again, and the newest turn continues the conversation as
+    the next call shows it; the fact learned records the turn it was said in."""
+    harness = await engine_factory(memory_learning_turns=3)
+    lea = "La petite-fille de l'utilisateur, Léa, commence la fac à Lyon."
+    quote = "ma petite-fille Léa commence la fac à Lyon"
+    model = Model(extract={"Léa": [fact(lea, quote, kind="person")]})
+    fake_ollama.handler = model
+    socket = await harness.connect()
+    said = [
+        "Bonjour, il fait beau aujourd'hui.",
+        "Tu sais, ma petite-fille Léa commence la fac à Lyon.",
+        "Elle est très contente de partir.",
+    ]
+    for number, text in enumerate(said, start=1):
+        await socket.text(final(text, f"e{number}"))
+        await acked(socket, f"e{number}")
+        await asyncio.sleep(0.05)
+    await harness.engine.memory.settle()
+    await socket.text(final("Et toi, tu as bien dormi ?", "e4"))
+    await acked(socket, "e4")
+    await harness.engine.memory.settle()
+
+    [extraction] = calls(fake_ollama, "extract")
+    content = extraction["messages"][-1]["content"]
+    conversation, _, task = content.rpartition("\n\nTASK: learn")
+    assert [words for _, words in learning_turns(extraction)] == said
+    assert task == ", facts in French, from lines 1-3."  # cited, none quoted again
+    assert conversation.endswith("[3] Elle est très contente de partir.")
+    # The session's next call starts with the learning call's conversation (one cache slot).
+    later = fake_ollama.requests[fake_ollama.requests.index(extraction) + 1]
+    assert later["messages"][-1]["content"].startswith(conversation + "\n")
+    [memory] = [m for m in await harness.engine.memory.overview("c1", STORE_FACTUAL)]
+    assert memory["content"] == lea
+    [source] = memory["provenance"]["learned_from"]
+    assert source["quote"] == quote
+    assert source["speaker"] is None

@@ -61,7 +61,7 @@ async def test_partial_evaluations_are_not_started_faster_than_the_model_answers
     partial_starts: list[float] = []
 
     def reply(body: dict[str, Any]) -> FakeReply:
-        if "still being spoken" in last_user_prompt(body):
+        if "NEWEST partial" in last_user_prompt(body):
             partial_starts.append(time.monotonic())
         return FakeReply(content=SILENT, delay=model_seconds)
 

@@ -16,7 +16,10 @@ from custom_components.homebuddy_proactive.engine.llm import (
     after_prefix,
     estimate_prompt_tokens,
 )
-from custom_components.homebuddy_proactive.engine.memory.learning import extraction_messages
+from custom_components.homebuddy_proactive.engine.memory.learning import (
+    EXTRACTION_RULES,
+    extraction_messages,
+)
 from custom_components.homebuddy_proactive.engine.proactive.prompt import (
     EvaluationRequest,
     build_messages,
@@ -33,7 +36,13 @@ from custom_components.homebuddy_proactive.engine.proactive.verification import 
 )
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.engine.conftest import EngineHarness
-from tests.fake_ollama import FakeOllama, FakeReply, conversation_of, last_user_prompt
+from tests.fake_ollama import (
+    FakeOllama,
+    FakeReply,
+    conversation_of,
+    last_user_prompt,
+    learning_turns,
+)
 
 Factory = Callable[..., Any]
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -119,16 +128,22 @@ async def test_continuous_speech_prompts_share_their_prefix_with_the_previous_ca
     sources = "".join(last_user_prompt(body) for body in fake_ollama.requests)
     assert len(prompts) >= len(sentences) + 2
     assert len(learning) >= 2
-    assert "still being spoken" in sources and "NEWEST utterance (final)" in sources
+    assert "NEWEST partial," in sources and "NEWEST final," in sources
     for previous, current in itertools.pairwise(prompts):
         assert current.startswith(stable_part(previous))
     for index in learning:  # learning asks after the same instructions and conversation
         assert calls[index].startswith(stable_part(calls[index - 1]))
         assert "TASK: learn" in calls[index]
+        # It cites the turns the conversation shows by their numbers, never quotes them again.
+        conversation, _, task = calls[index].rpartition("TASK: learn")
+        asked = learning_turns(fake_ollama.requests[index])
+        assert len(asked) >= 3 and all(words in conversation for _, words in asked)
+        assert all(words not in task for _, words in asked)
+        assert ", from lines " in task
     # One system message for every kind of call, each task's rules in it once.
     systems = {body["messages"][0]["content"] for body in fake_ollama.requests}
     assert len(systems) == 1
-    assert all(call.count("You learn what a personal assistant") == 1 for call in calls)
+    assert all(call.count(EXTRACTION_RULES) == 1 for call in calls)
     # After the conversation, a call reads only its short per-call part.
     for call in prompts:
         assert len(call.rpartition("\n\n")[2]) < 200
@@ -202,7 +217,9 @@ def test_cards_sit_in_the_conversation_and_move_to_the_list_when_trimmed() -> No
         EvaluationRequest(newest="next", language="en", context=lines, recent_cards=[card]),
         config,
     )[1]["content"]
-    assert "word3x11\nHomeBuddy card: BM25 ranks by term frequency.\nspeaker: utterance 4" in user
+    assert (
+        "word3x11\nHomeBuddy card: BM25 ranks by term frequency.\n[5] speaker: utterance 4" in user
+    )
     assert "Recent cards" not in user
 
     small = config.with_tuning({"prompt_token_budget": 2048})
@@ -301,21 +318,20 @@ def test_every_task_shares_one_system_message_and_only_its_task_line_differs() -
         config,
     )
     learn = after_prefix(
-        prefix_messages(lines, (), window, config),
+        prefix_messages(lines, (), window, config).messages,
         extraction_messages([], "fr"),
     )
     system = instructions(config)
     assert card[0]["content"] == check[0]["content"] == learn[0]["content"] == system
-    conversation = "Conversation, oldest first:\n" + "\n".join(item.text for item in lines)
+    conversation = "Conversation, oldest first:\n" + "\n".join(
+        f"[{number}] {item.text}" for number, item in enumerate(lines, start=1)
+    )
     for messages in (card, check, learn):
         assert messages[1]["content"].startswith(conversation + "\n")
-    assert card[1]["content"].endswith(
-        "speaker: Is it far?\n\nTASK: card, NEWEST utterance (final), "
-        "transcript language: fr (French)."
-    )
+    assert card[1]["content"].endswith("[6] Is it far?\n\nTASK: card, NEWEST final, French.")
     assert check[1]["content"].endswith(
-        "TASK: check, transcript language: fr (French).\nQUESTION: Where is it?\nANSWER: Lyon"
+        "TASK: check, French.\nQUESTION: Where is it?\nANSWER: Lyon"
     )
-    assert learn[1]["content"].endswith("\n\nTASK: learn, facts in French. Turns, oldest first:\n")
-    for marker in ("TASK: ", "still being spoken", "NEWEST utterance (", "is a question. Answer"):
+    assert learn[1]["content"].endswith("\n\nTASK: learn, facts in French.")
+    for marker in ("TASK: ", "NEWEST partial", "NEWEST final"):
         assert marker not in system

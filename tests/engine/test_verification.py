@@ -111,7 +111,7 @@ async def test_right_answer_stays_silent(engine_factory: Factory, fake_ollama: F
     asked = question["messages"][1]["content"].partition("\n\n")[0]
     content = check["messages"][1]["content"]
     assert content.startswith(asked + "\nHomeBuddy card: Fake model answer")
-    assert "\nSpeaker 2: Canberra\n\n" in content
+    assert "\n[2] Speaker 2: Canberra\n\n" in content
     assert len(content.partition("Speaker 2: Canberra\n\n")[2]) < 200
 
 

@@ -17,6 +17,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.homebuddy_proactive.const import EVENT_INSIGHT, WS_VIEW_URL
+from custom_components.homebuddy_proactive.engine.text.languages import language_name
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt, newest_utterance
 
 from .conftest import long_lived_token
@@ -631,7 +632,7 @@ async def test_spoken_questions_trigger_and_statements_do_not(
         assert ack["triggered"] is False, text
     assert fake_ollama.chat_count == len(questions)
     prompt = last_user_prompt(fake_ollama.requests[0])
-    assert f"transcript language: {language} (" in prompt
+    assert f", {language_name(language)}." in prompt
 
 
 async def test_only_the_newest_utterance_triggers(

@@ -22,7 +22,7 @@ import statistics
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 import aiohttp
@@ -64,6 +64,32 @@ def estimate_prompt_tokens(messages: Sequence[Mapping[str, str]]) -> int:
         estimate_tokens(message.get("content", "")) + MESSAGE_OVERHEAD_TOKENS
         for message in messages
     )
+
+
+def numbered_line(number: int, text: str) -> str:
+    """A conversation line as prompts number them, so that a task can cite it."""
+    return f"[{number}] {text}"
+
+
+@dataclass(frozen=True)
+class SharedPrefix:
+    """The start every model call of a live session shares (:func:`after_prefix`), and the
+    utterances its conversation numbers: ``lines[n]`` is line n's (speaker, words), so a task
+    asked after it cites lines by number instead of quoting them again. ``speech`` writes a
+    new utterance as the conversation would (without its number), so a task may append the
+    utterances the conversation does not show yet (:meth:`continued`)."""
+
+    messages: Sequence[Mapping[str, str]]
+    lines: Mapping[int, tuple[str | None, str]] = field(default_factory=dict)
+    speech: Callable[[str | None, str], str] | None = None
+
+    def continued(self, lines: Sequence[str]) -> list[dict[str, str]]:
+        """The messages with ``lines`` (written by :attr:`speech`, numbered) appended to the
+        conversation that ends the user message."""
+        messages = [dict(message) for message in self.messages]
+        if lines and messages and messages[-1].get("content"):
+            messages[-1]["content"] += "\n" + "\n".join(lines)
+        return messages
 
 
 def after_prefix(

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from ..llm import ModelError, ModelPreemptedError, OllamaModel, after_prefix
+from ..llm import ModelError, ModelPreemptedError, OllamaModel, SharedPrefix, after_prefix
 from ..storage.memories import MemoryRecord
 from .history import ACTION_ADDED, ACTION_SUPERSEDED, ACTION_UPDATED
 from .learning import (
@@ -33,7 +33,7 @@ from .learning import (
     LearningError,
     decision_messages,
     decision_schema,
-    extraction_messages,
+    extraction_request,
     extraction_schema,
     parse_decisions,
     parse_extraction,
@@ -84,7 +84,7 @@ class Learner:
         self.every_turns = every_turns
         self.model: OllamaModel | None = None
         # The prompt start a client's other model calls share (see llm.after_prefix), if any.
-        self.prefix: Callable[[str], Sequence[Mapping[str, str]]] | None = None
+        self.prefix: Callable[[str], SharedPrefix] | None = None
         self._pending: dict[str, deque[HeardTurn]] = {}
         self._running: set[str] = set()
         self._again: set[str] = set()
@@ -151,10 +151,11 @@ class Learner:
         if model is None or not turns:
             return []
         language = next((t.language for t in reversed(turns) if t.language), None) or "en"
-        data = await self._ask(
-            model, client_id, extraction_messages(turns, language), extraction_schema()
-        )
-        facts = parse_extraction(data, turns)
+        # The turns the client's live conversation shows are cited by their line number.
+        prefix = self.prefix(client_id) if self.prefix else None
+        request = extraction_request(turns, language, prefix)
+        data = await self._ask(model, request.messages, extraction_schema())
+        facts = parse_extraction(data, request.turns)
         if not facts:
             return []
         candidates = [
@@ -165,25 +166,20 @@ class Learner:
             shown and repeat_of(fact, shown) is None
             for fact, shown in zip(facts, candidates, strict=True)
         ):  # something to decide: a fact with similar memories, none of them saying it
-            answer = await self._ask(
-                model, client_id, decision_messages(facts, candidates), decision_schema()
-            )
+            messages = decision_messages(facts, candidates)
+            if self.prefix:
+                messages = after_prefix(self.prefix(client_id).messages, messages)
+            answer = await self._ask(model, messages, decision_schema())
         decisions = parse_decisions(answer, facts, candidates)
         for decision in decisions:
             await self.apply(client_id, decision)
         return decisions
 
     async def _ask(
-        self,
-        model: OllamaModel,
-        client_id: str,
-        messages: Sequence[Mapping[str, str]],
-        schema: dict[str, Any],
+        self, model: OllamaModel, messages: Sequence[Mapping[str, str]], schema: dict[str, Any]
     ) -> dict[str, Any]:
-        """One learning call, after the client's live prompt prefix when there is one; a
+        """One learning call (after the client's live prompt prefix when there is one); a
         background call, so a question's call goes first (``ModelTurns``)."""
-        if self.prefix:
-            messages = after_prefix(self.prefix(client_id), messages)
         return await model.turns.background(
             functools.partial(model.chat_json, messages, schema, max_tokens=LEARNING_MAX_TOKENS)
         )

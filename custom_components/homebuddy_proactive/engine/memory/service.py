@@ -28,7 +28,7 @@ from typing import Any, Final
 import aiosqlite
 
 from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
-from ..llm import ModelError, ModelPreemptedError, OllamaModel
+from ..llm import ModelError, ModelPreemptedError, OllamaModel, SharedPrefix
 from ..storage.database import ProactiveStore
 from ..storage.memories import MemoryRecord
 from ..storage.memory_schema import SHORT_TERM_TURNS
@@ -170,9 +170,10 @@ class MemoryEngine:
 
     # -- factual -----------------------------------------------------------------------------
 
-    def share_prompt_prefix(self, prefix: Callable[[str], Sequence[Mapping[str, str]]]) -> None:
+    def share_prompt_prefix(self, prefix: Callable[[str], SharedPrefix]) -> None:
         """Ask learning's model calls after ``prefix(client_id)``: the start the client's other
-        calls share (instructions, conversation), which the model server's cache holds."""
+        calls share (instructions, conversation), which the model server's cache holds; the
+        turns it numbers are cited by their number."""
         self._learner.prefix = prefix
 
     async def remember(

@@ -81,6 +81,7 @@ _PROMPT_ECHOES: Final = (
     "earlier conversation",
     "conversation, oldest first",
     "task: card",
+    "newest final",
 )
 _LENGTH_ECHO_RE: Final = re.compile(r"^\d+ characters?$")
 _REPEATED_CHARACTER_RE: Final = re.compile(r"(.)\1{7,}")

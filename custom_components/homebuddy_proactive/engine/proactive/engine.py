@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from ..config import EngineConfig
 from ..const import DETECTOR_HEURISTIC
-from ..llm import OllamaModel
+from ..llm import OllamaModel, SharedPrefix
 from ..memory import MemoryEngine, weights_from_config
 from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord
 from .connection import DEDUPE_HORIZON, Connection, Send
@@ -187,7 +187,7 @@ class ProactiveEngine:
             except Exception:  # a host listener's bug must not stop the next one
                 LOGGER.exception("Session summary listener failed")
 
-    def _prompt_prefix(self, client_id: str) -> list[dict[str, str]]:
+    def _prompt_prefix(self, client_id: str) -> SharedPrefix:
         """The prompt start of the client's most recent live session (none: the instructions
         alone, the system message every call shares)."""
         for state in reversed(self._sessions.values()):

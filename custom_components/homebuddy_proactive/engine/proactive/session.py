@@ -68,17 +68,21 @@ class TranscriptBuffer:
 
 
 def speech_line(speaker: str | None, text: str) -> str:
-    """One utterance as a prompt's conversation shows it (the same before and after its final)."""
-    return f"{speaker or 'speaker'}: {text}"
+    """One utterance as a prompt's conversation shows it (the same before and after its final):
+    its words, after the speaker's name when the glasses gave one."""
+    return f"{speaker}: {text}" if speaker else text
 
 
 @dataclass(frozen=True, kw_only=True)
 class ContextLine:
-    """One utterance of the conversation as a prompt shows it."""
+    """One utterance of the conversation as a prompt shows it (``text``), and who said what
+    (``speaker``, ``words``: empty for a card), by which a learning task cites it."""
 
     event_id: str
     text: str
     at: datetime
+    speaker: str | None = None
+    words: str = ""
 
 
 class PromptWindow:
@@ -87,9 +91,11 @@ class PromptWindow:
     The model server keeps the prompt it last read (its KV cache) and reads again only what
     follows the part a new prompt shares with it. The conversation is shown oldest first, so
     every new utterance only appends; each move of the beginning makes the model read the whole
-    conversation again, so a move keeps only the newest third of it at once (the next move is
-    then far off), not one line less per utterance. The cards listed before the conversation
-    are kept with the beginning (:attr:`cards`), so they change only when it moves.
+    conversation again, so a move keeps only the newest quarter of it at once when the buffer
+    let its first line go (the next move is then far off, and little is read again), not one
+    line less per utterance; past the token budget, the newest third. The cards listed before
+    the conversation are kept with the beginning (:attr:`cards`), so they change only when it
+    moves.
     """
 
     def __init__(self) -> None:
@@ -122,7 +128,7 @@ class PromptWindow:
             if line.event_id == self._first:
                 return index
         if lines[0].at > self._first_at:
-            return len(lines) * 2 // 3  # the first shown line fell out of the buffer
+            return len(lines) * 3 // 4  # the first shown line fell out of the buffer
         # The first shown line is the one left out of this prompt (its newest utterance).
         return next((i for i, line in enumerate(lines) if line.at >= self._first_at), len(lines))
 
@@ -166,7 +172,13 @@ class SessionState:
     def context_lines(self, now: datetime, exclude_event: str | None = None) -> list[ContextLine]:
         """The conversation for a prompt, oldest first, without ``exclude_event``."""
         return [
-            ContextLine(event_id=u.event_id, text=speech_line(u.speaker, u.text), at=u.received_at)
+            ContextLine(
+                event_id=u.event_id,
+                text=speech_line(u.speaker, u.text),
+                at=u.received_at,
+                speaker=u.speaker,
+                words=u.text,
+            )
             for u in self.buffer.items(now)
             if u.event_id != exclude_event
         ]
