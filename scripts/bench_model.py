@@ -761,6 +761,8 @@ def versus_peer(
         ("prompt tokens per call", "prompt", "{:.0f}"),
         ("question time-to-card p50 (s)", "p50", "{:.2f}"),
         ("question time-to-card p95 (s)", "p95", "{:.2f}"),
+        # The time-to-card figures are over the questions that got a card in the round.
+        ("questions answered with a card", "answered", "{:.0f}"),
         ("model calls per round", "calls", "{:.0f}"),
         ("seconds per model call", "seconds", "{:.1f}"),
     )
