@@ -26,7 +26,8 @@ Ctrl-C. Usage (from the repository root)::
 (``../shared/peer/ProactiveAI``, see ``scripts/bench_speech.py``) against the same shim, in
 interleaved rounds (``--rounds``), each playing the same continuous speech (partials word by
 word every ``--word-seconds``, finals, the next utterance at once; default conversations
-``default.txt`` and ``technical-terms.txt``). Per server it reports the prompt tokens llama.cpp
+``default.txt``, ``technical-terms.txt`` and ``morning-questions.txt``: 8 questions, 6 of them
+asked once). Per server it reports the prompt tokens llama.cpp
 actually evaluated per call (after reusing the prefix its one context already held) and the
 prompt tokens per call, from the shim's counters, and time-to-card p50/p95 of the questions
 (question final sent → its insight), with the ratios ours/peer::
@@ -532,6 +533,7 @@ def main() -> int:
         args.files = args.files or [
             ROOT / "simulator-input" / "default.txt",
             ROOT / "simulator-input" / "technical-terms.txt",
+            ROOT / "simulator-input" / "morning-questions.txt",
         ]
     files = args.files or sorted(p for p in (ROOT / "simulator-input").iterdir() if p.is_file())
     workdir = Path(tempfile.mkdtemp(prefix="bench-model-"))
@@ -759,6 +761,8 @@ def versus_peer(
         ("prompt tokens per call", "prompt", "{:.0f}"),
         ("question time-to-card p50 (s)", "p50", "{:.2f}"),
         ("question time-to-card p95 (s)", "p95", "{:.2f}"),
+        # The time-to-card figures are over the questions that got a card in the round.
+        ("questions answered with a card", "answered", "{:.0f}"),
         ("model calls per round", "calls", "{:.0f}"),
         ("seconds per model call", "seconds", "{:.1f}"),
     )
