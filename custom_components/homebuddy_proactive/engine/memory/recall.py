@@ -10,11 +10,14 @@ A retrieved memory counts as accessed (at most once per :data:`ACCESS_DEBOUNCE`)
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Final, TypeVar
 
 from ..const import GLOBAL_CLIENT_ID
 from ..storage.memories import MemoryRecord
@@ -43,6 +46,11 @@ PREFERENCE_FILL: Final = 3
 # Repeated retrievals within this time count as one access (partials evaluate every second).
 ACCESS_DEBOUNCE: Final = timedelta(minutes=10)
 NOTE_KINDS: Final = frozenset({"fact", "person", "preference"})
+
+_T = TypeVar("_T")
+# A search's candidates with their rows and scores, by (store, id); what it found, in order.
+Loaded = dict[tuple[str, int], ScoredMemory]
+Found = list[tuple[SearchHit, ScoredMemory]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,28 +102,68 @@ class Recall:
         ``terms`` replaces the words BM25 looks for (the text's content words by default);
         ``semantic=False`` leaves the vectors out (names, which only words can match).
         """
-        at = self.clock() if now is None else now
-        loaded: dict[tuple[str, int], ScoredMemory | None] = {}
-
-        async def load(hits: Sequence[SearchHit]) -> None:
-            wanted = [hit for hit in hits if (hit.store, hit.id) not in loaded]
-            loaded.update(dict.fromkeys(((hit.store, hit.id) for hit in wanted), None))
-            loaded.update(await self._scored(wanted, at))
-
-        # BM25's rows load while the vectors are searched; the vectors' own after the fusion.
-        hits = await self.hybrid.search(
+        return await self._find(
             client_ids,
             text,
-            query_terms(text) if terms is None else terms,
+            _as_found,
             candidates=candidates,
             stores=stores,
+            terms=terms,
             semantic=semantic,
-            lexical_found=load,
+            now=now,
         )
-        await load(hits)
-        return [
-            (hit, scored) for hit in hits if (scored := loaded.get((hit.store, hit.id))) is not None
-        ]
+
+    async def _find(
+        self,
+        client_ids: Sequence[str],
+        text: str,
+        then: Callable[[sqlite3.Connection, Found], _T],
+        *,
+        candidates: int,
+        stores: Sequence[str] = LONG_TERM_STORES,
+        terms: Sequence[str] | None = None,
+        semantic: bool = True,
+        now: datetime | None = None,
+    ) -> _T:
+        """The search, and ``then`` over what it found, in at most two trips to SQLite's thread.
+
+        BM25's search and its rows run there while the query's embedding is computed; then the
+        vector pass, the fusion, the vectors' own rows and ``then`` (the caller's ranking and
+        access counts) in a second trip. The loop only sends the embedding request.
+        """
+        at = self.clock() if now is None else now
+        lexical = functools.partial(
+            self.memories.search_on,
+            client_ids=client_ids,
+            terms=query_terms(text) if terms is None else terms,
+            candidates=candidates,
+            stores=stores,
+        )
+
+        def searched(conn: sqlite3.Connection) -> tuple[list[SearchHit], Loaded]:
+            hits = lexical(conn)
+            return hits, self._scored_on(conn, hits, at)
+
+        if not (semantic and self.hybrid.searches(client_ids)):
+            return await self.memories.run(lambda conn: then(conn, _found(*searched(conn))))
+        # The embedding request goes first; BM25 runs in SQLite's thread while it is computed.
+        embedding = asyncio.ensure_future(self.hybrid.query_vector(text))
+        try:
+            hits, loaded = await self.memories.run(searched)
+            query = await embedding
+        finally:
+            embedding.cancel()
+
+        def fused(conn: sqlite3.Connection) -> _T:
+            found = self.hybrid.fused_on(
+                conn, hits, query, client_ids=client_ids, candidates=candidates, stores=stores
+            )
+            loaded.update(
+                self._scored_on(conn, [hit for hit in found if _key(hit) not in loaded], at)
+            )
+            return then(conn, _found(found, loaded))
+
+        return await self.memories.run(fused)
 
     async def retrieve(self, client_id: str, text: str, limit: int) -> list[Recollection]:
         """Up to ``limit`` memories of the client (and global ones) relevant to ``text``.
@@ -128,25 +176,30 @@ class Recall:
             return []
         now = self.clock()
         clients = (client_id, GLOBAL_CLIENT_ID)
-        found = await self.search(
-            clients, text, candidates=max(SEARCH_CANDIDATES, 4 * limit), now=now
-        )
-        ranked = sorted(
-            ((hit.relevance * (1 + scored.score), hit, scored) for hit, scored in found),
-            key=lambda item: -item[0],
-        )
-        chosen = [recollect(scored, hit.relevance, now) for _, hit, scored in ranked[:limit]]
-        if len(chosen) < limit:
-            taken = {(r.store, r.id) for r in chosen}
-            preferences = await self.memories.preferences(
-                clients, PREFERENCE_FILL, now, self.weights
+
+        def choose(conn: sqlite3.Connection, found: Found) -> list[Recollection]:
+            ranked = sorted(
+                ((hit.relevance * (1 + scored.score), hit, scored) for hit, scored in found),
+                key=lambda item: -item[0],
             )
-            preferences.sort(key=lambda scored: -scored.score)
-            fill = [p for p in preferences if (STORE_FACTUAL, p.record.id) not in taken]
-            room = min(limit - len(chosen), PREFERENCE_FILL)
-            chosen += [recollect(scored, 0.0, now) for scored in fill[:room]]
-        await self._touch(chosen, now)
-        return chosen
+            chosen = [recollect(scored, hit.relevance, now) for _, hit, scored in ranked[:limit]]
+            if len(chosen) < limit:
+                taken = {(r.store, r.id) for r in chosen}
+                preferences = self.memories.preferences_on(
+                    conn, client_ids=clients, limit=PREFERENCE_FILL, now=now, weights=self.weights
+                )
+                preferences.sort(key=lambda scored: -scored.score)
+                fill = [p for p in preferences if (STORE_FACTUAL, p.record.id) not in taken]
+                room = min(limit - len(chosen), PREFERENCE_FILL)
+                chosen += [recollect(scored, 0.0, now) for scored in fill[:room]]
+            self.memories.touch_on(
+                conn, accessed=_accessed(chosen), now=now, debounce=ACCESS_DEBOUNCE
+            )
+            return chosen
+
+        return await self._find(
+            clients, text, choose, candidates=max(SEARCH_CANDIDATES, 4 * limit), now=now
+        )
 
     async def similar_facts(self, client_id: str, text: str, limit: int) -> list[MemoryRecord]:
         """The client's current factual memories most similar to ``text``, best first.
@@ -160,26 +213,25 @@ class Recall:
             if isinstance(scored.record, MemoryRecord) and scored.record.current
         ]
 
-    async def _scored(
-        self, hits: Sequence[SearchHit], now: datetime
-    ) -> dict[tuple[str, int], ScoredMemory]:
+    def _scored_on(
+        self, conn: sqlite3.Connection, hits: Sequence[SearchHit], now: datetime
+    ) -> Loaded:
         """The hits' rows and scores, by (store, id) (hits whose row is gone are left out).
 
         The one place a search's candidate rows are loaded."""
         by_store: dict[str, list[int]] = defaultdict(list)
         for hit in hits:
             by_store[hit.store].append(hit.id)
-        scored: dict[tuple[str, int], ScoredMemory] = {}
+        scored: Loaded = {}
         for store, ids in by_store.items():
-            for memory in await self.memories.scored(store, ids, now, self.weights):
+            for memory in self.memories.scored_on(
+                conn, store=store, ids=ids, now=now, weights=self.weights
+            ):
                 scored[(store, memory.record.id)] = memory
         return scored
 
     async def _touch(self, recollections: Sequence[Recollection], now: datetime) -> None:
-        accessed: dict[str, list[int]] = defaultdict(list)
-        for recollection in recollections:
-            accessed[recollection.store].append(recollection.id)
-        await self.memories.touch(accessed, now, ACCESS_DEBOUNCE)
+        await self.memories.touch(_accessed(recollections), now, ACCESS_DEBOUNCE)
 
     async def reminder_card(
         self,
@@ -224,6 +276,26 @@ class Recall:
             return card, (memory.id,)
         await self._touch([note], now)
         return text, (memory.id, note.ref)
+
+
+def _key(hit: SearchHit) -> tuple[str, int]:
+    return hit.store, hit.id
+
+
+def _found(hits: Sequence[SearchHit], loaded: Loaded) -> Found:
+    """The hits whose rows were loaded, in order, with them."""
+    return [(hit, scored) for hit in hits if (scored := loaded.get(_key(hit))) is not None]
+
+
+def _as_found(_: sqlite3.Connection, found: Found) -> Found:
+    return found
+
+
+def _accessed(recollections: Sequence[Recollection]) -> dict[str, list[int]]:
+    accessed: dict[str, list[int]] = defaultdict(list)
+    for recollection in recollections:
+        accessed[recollection.store].append(recollection.id)
+    return accessed
 
 
 def recollect(scored: ScoredMemory, relevance: float, now: datetime) -> Recollection:
