@@ -14,7 +14,7 @@ import asyncio
 import functools
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final, TypeVar
@@ -48,8 +48,8 @@ ACCESS_DEBOUNCE: Final = timedelta(minutes=10)
 NOTE_KINDS: Final = frozenset({"fact", "person", "preference"})
 
 _T = TypeVar("_T")
-# A search's candidates with their rows and scores, by (store, id); what it found, in order.
-Loaded = dict[tuple[str, int], ScoredMemory]
+# What a search found, in order: with the score of each memory; with its row too.
+Scored = list[tuple[SearchHit, float]]
 Found = list[tuple[SearchHit, ScoredMemory]]
 
 
@@ -102,36 +102,37 @@ class Recall:
         ``terms`` replaces the words BM25 looks for (the text's content words by default);
         ``semantic=False`` leaves the vectors out (names, which only words can match).
         """
+        at = self.clock() if now is None else now
         return await self._find(
             client_ids,
             text,
-            _as_found,
+            lambda conn, found: self._records_on(conn, found, at),
             candidates=candidates,
             stores=stores,
             terms=terms,
             semantic=semantic,
-            now=now,
+            now=at,
         )
 
     async def _find(
         self,
         client_ids: Sequence[str],
         text: str,
-        then: Callable[[sqlite3.Connection, Found], _T],
+        then: Callable[[sqlite3.Connection, Scored], _T],
         *,
         candidates: int,
-        stores: Sequence[str] = LONG_TERM_STORES,
-        terms: Sequence[str] | None = None,
-        semantic: bool = True,
-        now: datetime | None = None,
+        stores: Sequence[str],
+        terms: Sequence[str] | None,
+        semantic: bool,
+        now: datetime,
     ) -> _T:
-        """The search, and ``then`` over what it found, in at most two trips to SQLite's thread.
+        """The search, then ``then`` over what it found, in at most two trips to SQLite's
+        thread: the one way in of every search.
 
-        BM25's search and its rows run there while the query's embedding is computed; then the
-        vector pass, the fusion, the vectors' own rows and ``then`` (the caller's ranking and
-        access counts) in a second trip. The loop only sends the embedding request.
+        BM25's search runs there while the query's embedding is computed (the loop only sends
+        its request); then the vector pass, the fusion, the candidates' scores and ``then``
+        (the caller's ranking, rows and access counts) in a second trip.
         """
-        at = self.clock() if now is None else now
         lexical = functools.partial(
             self.memories.search_on,
             client_ids=client_ids,
@@ -139,17 +140,14 @@ class Recall:
             candidates=candidates,
             stores=stores,
         )
-
-        def searched(conn: sqlite3.Connection) -> tuple[list[SearchHit], Loaded]:
-            hits = lexical(conn)
-            return hits, self._scored_on(conn, hits, at)
-
         if not (semantic and self.hybrid.searches(client_ids)):
-            return await self.memories.run(lambda conn: then(conn, _found(*searched(conn))))
+            return await self.memories.run(
+                lambda conn: then(conn, self._scores_on(conn, lexical(conn), now))
+            )
         # The embedding request goes first; BM25 runs in SQLite's thread while it is computed.
         embedding = asyncio.ensure_future(self.hybrid.query_vector(text))
         try:
-            hits, loaded = await self.memories.run(searched)
+            hits = await self.memories.run(lexical)
             query = await embedding
         finally:
             embedding.cancel()
@@ -158,10 +156,7 @@ class Recall:
             found = self.hybrid.fused_on(
                 conn, hits, query, client_ids=client_ids, candidates=candidates, stores=stores
             )
-            loaded.update(
-                self._scored_on(conn, [hit for hit in found if _key(hit) not in loaded], at)
-            )
-            return then(conn, _found(found, loaded))
+            return then(conn, self._scores_on(conn, found, now))
 
         return await self.memories.run(fused)
 
@@ -170,19 +165,19 @@ class Recall:
 
         Every long-term store is searched (BM25, fused with the vectors when an embedding
         model is set); matches are ranked by relevance times (1 + score), then the client's best
-        preferences fill free places. Counts an access.
+        preferences fill free places. Counts an access. Only the chosen memories' rows are read.
         """
         if limit <= 0:
             return []
         now = self.clock()
         clients = (client_id, GLOBAL_CLIENT_ID)
 
-        def choose(conn: sqlite3.Connection, found: Found) -> list[Recollection]:
-            ranked = sorted(
-                ((hit.relevance * (1 + scored.score), hit, scored) for hit, scored in found),
-                key=lambda item: -item[0],
-            )
-            chosen = [recollect(scored, hit.relevance, now) for _, hit, scored in ranked[:limit]]
+        def choose(conn: sqlite3.Connection, found: Scored) -> list[Recollection]:
+            ranked = sorted(found, key=lambda item: -item[0].relevance * (1 + item[1]))
+            chosen = [
+                recollect(scored, hit.relevance, now)
+                for hit, scored in self._records_on(conn, ranked[:limit], now)
+            ]
             if len(chosen) < limit:
                 taken = {(r.store, r.id) for r in chosen}
                 preferences = self.memories.preferences_on(
@@ -198,7 +193,14 @@ class Recall:
             return chosen
 
         return await self._find(
-            clients, text, choose, candidates=max(SEARCH_CANDIDATES, 4 * limit), now=now
+            clients,
+            text,
+            choose,
+            candidates=max(SEARCH_CANDIDATES, 4 * limit),
+            stores=LONG_TERM_STORES,
+            terms=None,
+            semantic=True,
+            now=now,
         )
 
     async def similar_facts(self, client_id: str, text: str, limit: int) -> list[MemoryRecord]:
@@ -213,22 +215,34 @@ class Recall:
             if isinstance(scored.record, MemoryRecord) and scored.record.current
         ]
 
-    def _scored_on(
+    def _scores_on(
         self, conn: sqlite3.Connection, hits: Sequence[SearchHit], now: datetime
-    ) -> Loaded:
-        """The hits' rows and scores, by (store, id) (hits whose row is gone are left out).
+    ) -> Scored:
+        """The hits whose memory is current, in order, with its score (no rows read back)."""
+        scores = {
+            store: self.memories.scores_on(
+                conn, store=store, ids=ids, now=now, weights=self.weights
+            )
+            for store, ids in _by_store(hit for hit in hits).items()
+        }
+        return [
+            (hit, score) for hit in hits if (score := scores[hit.store].get(hit.id)) is not None
+        ]
 
-        The one place a search's candidate rows are loaded."""
-        by_store: dict[str, list[int]] = defaultdict(list)
-        for hit in hits:
-            by_store[hit.store].append(hit.id)
-        scored: Loaded = {}
-        for store, ids in by_store.items():
+    def _records_on(self, conn: sqlite3.Connection, found: Scored, now: datetime) -> Found:
+        """The rows of what a search found, in order (the one place they are read)."""
+        loaded = {
+            (store, memory.record.id): memory
+            for store, ids in _by_store(hit for hit, _ in found).items()
             for memory in self.memories.scored_on(
                 conn, store=store, ids=ids, now=now, weights=self.weights
-            ):
-                scored[(store, memory.record.id)] = memory
-        return scored
+            )
+        }
+        return [
+            (hit, memory)
+            for hit, _ in found
+            if (memory := loaded.get((hit.store, hit.id))) is not None
+        ]
 
     async def _touch(self, recollections: Sequence[Recollection], now: datetime) -> None:
         await self.memories.touch(_accessed(recollections), now, ACCESS_DEBOUNCE)
@@ -278,17 +292,11 @@ class Recall:
         return text, (memory.id, note.ref)
 
 
-def _key(hit: SearchHit) -> tuple[str, int]:
-    return hit.store, hit.id
-
-
-def _found(hits: Sequence[SearchHit], loaded: Loaded) -> Found:
-    """The hits whose rows were loaded, in order, with them."""
-    return [(hit, scored) for hit in hits if (scored := loaded.get(_key(hit))) is not None]
-
-
-def _as_found(_: sqlite3.Connection, found: Found) -> Found:
-    return found
+def _by_store(hits: Iterable[SearchHit]) -> dict[str, list[int]]:
+    by_store: dict[str, list[int]] = defaultdict(list)
+    for hit in hits:
+        by_store[hit.store].append(hit.id)
+    return by_store
 
 
 def _accessed(recollections: Sequence[Recollection]) -> dict[str, list[int]]:

@@ -69,6 +69,20 @@ _EDITABLE_COLUMNS: Final = {
 _JSON_COLUMNS: Final = frozenset({"topics", "steps", "prerequisites", "emotions", "triggers"})
 
 
+def _scored_sql(
+    store: str, columns: str, ids: Sequence[int], now: datetime, weights: ScoreWeights
+) -> tuple[str, dict[str, Any]]:
+    """The columns and score of one store's current memories among ``ids``."""
+    params: dict[str, Any] = {"now": now.isoformat(), "ids": ids_json(ids)}
+    params.update(weights.sql_parameters())
+    current = " AND valid_until IS NULL" if store == STORE_FACTUAL else ""
+    sql = (
+        f"SELECT {columns}, {score_sql(AGE_COLUMNS[store])} FROM {STORE_TABLES[store]}"
+        f" WHERE id IN (SELECT value FROM json_each(:ids)){current}"
+    )
+    return sql, params
+
+
 class MemoryStore(
     FactualStore, HistoryStore, ConversationStore, ProceduralStore, AffectiveStore, VectorStore
 ):
@@ -187,20 +201,26 @@ class MemoryStore(
         """:meth:`scored` on a connection in its thread."""
         if not ids:
             return []
-        params: dict[str, Any] = {"now": now.isoformat(), "ids": ids_json(ids)}
-        params.update(weights.sql_parameters())
-        current = " AND valid_until IS NULL" if store == STORE_FACTUAL else ""
-        rows = rows_of(
-            conn,
-            f"SELECT {STORE_COLUMNS[store]}, {score_sql(AGE_COLUMNS[store])}"
-            f" FROM {STORE_TABLES[store]}"
-            f" WHERE id IN (SELECT value FROM json_each(:ids)){current}",
-            params,
-        )
+        rows = rows_of(conn, *_scored_sql(store, STORE_COLUMNS[store], ids, now, weights))
         return [
             ScoredMemory(store=store, record=record_from_row(store, row), score=float(row[-1]))
             for row in rows
         ]
+
+    @staticmethod
+    def scores_on(
+        conn: sqlite3.Connection,
+        *,
+        store: str,
+        ids: Sequence[int],
+        now: datetime,
+        weights: ScoreWeights,
+    ) -> dict[int, float]:
+        """The scores of :meth:`scored_on` by id, without reading the memories' rows back."""
+        if not ids:
+            return {}
+        rows = rows_of(conn, *_scored_sql(store, "id", ids, now, weights))
+        return {int(row[0]): float(row[1]) for row in rows}
 
     async def touch(
         self, accessed: Mapping[str, Sequence[int]], now: datetime, debounce: timedelta
