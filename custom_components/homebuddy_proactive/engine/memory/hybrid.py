@@ -18,6 +18,10 @@ names the memories to embed (at most :data:`MAX_WAITING` waiting; beyond, a scan
 finds them), one worker task embeds them :data:`EMBED_BATCH` texts per ``/api/embed`` call, and the
 first start (or a changed model) embeds every memory without a vector of that model. The
 worker ends when nothing is left; a failure leaves the rest for the next write or search.
+
+A search's vector part (:meth:`HybridSearch.fused_on`) runs in SQLite's thread, in the same
+trip as the rest of the retrieval (``recall.py``): the sign-bit pass, the 200 stored vectors
+read back, the cosines and the fusion.
 """
 
 from __future__ import annotations
