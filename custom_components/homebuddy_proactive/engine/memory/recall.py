@@ -11,8 +11,8 @@ A retrieval is two trips to SQLite's thread (``ProactiveStore.run``), whatever i
 while the query's embedding is computed, then the sign-bit pass, the re-ranking, the fusion, the
 scores, the chosen rows, the preference fill and the access counts. One trip per statement made
 each retrieval wake the loop and that thread a dozen times, and made them wait for each other's
-GIL; the loop now only sends the embedding request (at 100,000 memories: a third less CPU per
-retrieval, p99 down by half, ``scripts/bench_memory.py --vectors``).
+GIL; the loop now only sends the embedding request (at 100,000 memories: about 30 % less CPU per
+retrieval, ``scripts/bench_memory.py --vectors``).
 """
 
 from __future__ import annotations
