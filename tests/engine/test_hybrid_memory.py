@@ -31,6 +31,7 @@ from custom_components.homebuddy_proactive.engine.memory import (
 from custom_components.homebuddy_proactive.engine.memory.hybrid import fuse, similarity_floor
 from custom_components.homebuddy_proactive.engine.memory.records import SearchHit
 from custom_components.homebuddy_proactive.engine.memory.vectors import (
+    INLINE_ROWS,
     RERANK,
     VectorIndex,
     quantise,
@@ -434,9 +435,9 @@ async def test_migration_to_v12_drops_the_vectors_of_superseded_facts(opened: Op
 
 
 def test_the_index_finds_the_nearest_of_thousands_through_its_sign_bits() -> None:
-    """Among 17,000 rows: the sign-bit pass keeps the true nearest among its candidates."""
+    """Above the inline size: the sign-bit pass keeps the true nearest among its candidates."""
     rng = np.random.default_rng(3)
-    rows = rng.standard_normal((17_000, 64)).astype(np.float32)
+    rows = rng.standard_normal((INLINE_ROWS + 1000, 64)).astype(np.float32)
     index = VectorIndex()
     stored: list[tuple[int, str, bytes]] = []
     for n, row in enumerate(rows):

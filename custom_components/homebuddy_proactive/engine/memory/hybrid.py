@@ -19,9 +19,10 @@ finds them), one worker task embeds them :data:`EMBED_BATCH` texts per ``/api/em
 first start (or a changed model) embeds every memory without a vector of that model. The
 worker ends when nothing is left; a failure leaves the rest for the next write or search.
 
-A search's vector part (:meth:`HybridSearch.fused_on`) runs in SQLite's thread, in the same
-trip as the rest of the retrieval (``recall.py``): the sign-bit pass, the 200 stored vectors
-read back, the cosines and the fusion.
+A search's sign-bit pass (:meth:`HybridSearch.nearest_keys`) runs while SQLite's thread searches
+BM25; the rest of its vector part (:meth:`HybridSearch.fused_on`: the 200 stored vectors read
+back, the cosines and the fusion) runs in SQLite's thread, in the same trip as the rest of the
+retrieval (``recall.py``).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from ..llm import ModelError, OllamaModel
 from ..storage.memory_schema import CODES
 from .records import STORE_CODES, SearchHit, store_of_code
 from .stores import MemoryStore
-from .vectors import VectorIndex, cosines, quantise, unit
+from .vectors import INLINE_ROWS, VectorIndex, cosines, quantise, unit
 
 LOGGER = logging.getLogger(__name__)
 
@@ -156,40 +157,45 @@ class HybridSearch:
             self._queries.popitem(last=False)
         return query
 
+    async def nearest_keys(
+        self, query: npt.NDArray[np.float32], client_ids: Sequence[str], stores: Sequence[str]
+    ) -> list[int]:
+        """The sign-bit pass (:meth:`VectorIndex.nearest`), in an executor thread above
+        :data:`INLINE_ROWS` rows: it runs while SQLite's thread searches BM25, and never holds
+        that thread (an acknowledgement's writes wait behind what runs there)."""
+        codes = sorted(STORE_CODES[store] for store in stores)
+        if self.index.rows(client_ids) > INLINE_ROWS:
+            return await asyncio.get_running_loop().run_in_executor(
+                None, self.index.nearest, query, client_ids, codes
+            )
+        return self.index.nearest(query, client_ids, codes)
+
     def fused_on(
         self,
         conn: sqlite3.Connection,
         lexical: list[SearchHit],
         query: npt.NDArray[np.float32] | None,
+        keys: Sequence[int],
         *,
-        client_ids: Sequence[str],
         candidates: int,
-        stores: Sequence[str],
     ) -> list[SearchHit]:
-        """BM25's ranking fused with the vectors' nearest to ``query`` (BM25's alone without a
-        query vector or any near memory), on the connection in its thread."""
-        if query is None:
+        """BM25's ranking fused with the vectors' (the sign-bit pass's ``keys`` re-ranked), on
+        the connection in its thread; BM25's alone without a query vector or a near memory."""
+        if query is None or not keys:
             return lexical
-        near = self.nearest_on(
-            conn, query, client_ids=client_ids, candidates=candidates, stores=stores
-        )
+        near = self.reranked_on(conn, query, keys, candidates=candidates)
         return fuse((lexical, near)) if near else lexical
 
-    def nearest_on(
+    def reranked_on(
         self,
         conn: sqlite3.Connection,
         query: npt.NDArray[np.float32],
+        keys: Sequence[int],
         *,
-        client_ids: Sequence[str],
         candidates: int,
-        stores: Sequence[str],
     ) -> list[SearchHit]:
-        """The vector ranking: the sign-bit pass, then the re-ranking by the stored int8
-        vectors, on the connection in its thread (never the loop's)."""
-        codes = sorted(STORE_CODES[store] for store in stores)
-        keys = self.index.nearest(query, client_ids, codes)
-        if not keys:
-            return []
+        """The sign-bit pass's nearest re-ranked by their stored int8 vectors (those standing
+        out, :func:`similarity_floor`), on the connection in its thread."""
         stored = self.memories.stored_vectors_on(conn, model=self.embedding_model, keys=keys)
         # Vectors gone from the file (memory forgotten or edited) leave the index. A new
         # vector stored after this read (one connection, in order) is added to the index

@@ -8,11 +8,11 @@ A retrieved memory counts as accessed (at most once per :data:`ACCESS_DEBOUNCE`)
 loading of the rows kept (``MemoryStore.scores_on``, ``scored_on``) go through it.
 
 A retrieval is two trips to SQLite's thread (``ProactiveStore.run``), whatever it reads: BM25
-while the query's embedding is computed, then the sign-bit pass, the re-ranking, the fusion, the
-scores, the chosen rows, the preference fill and the access counts. One trip per statement made
-each retrieval wake the loop and that thread a dozen times, and made them wait for each other's
-GIL; the loop now only sends the embedding request (at 100,000 memories: about 30 % less CPU per
-retrieval, ``scripts/bench_memory.py --vectors``).
+while the query's embedding is computed and the sign-bit pass runs (``hybrid.py``), then the
+re-ranking, the fusion, the scores, the chosen rows, the preference fill and the access counts.
+One trip per statement made each retrieval wake the loop and that thread a dozen times, and
+made them wait for each other's GIL; the loop now only sends the embedding request (at 100,000
+memories: about 30 % less CPU per retrieval, ``scripts/bench_memory.py --vectors``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..const import GLOBAL_CLIENT_ID
 from ..storage.memories import MemoryRecord
@@ -137,8 +137,9 @@ class Recall:
         thread: the one way in of every search.
 
         BM25's search runs there while the query's embedding is computed (the loop only sends
-        its request); then the vector pass, the fusion, the candidates' scores and ``then``
-        (the caller's ranking, rows and access counts) in a second trip.
+        its request) and then the sign-bit pass; then the re-ranking, the fusion, the
+        candidates' scores and ``then`` (the caller's ranking, rows and access counts) in a
+        second trip.
         """
         lexical = functools.partial(
             self.memories.search_on,
@@ -151,18 +152,25 @@ class Recall:
             return await self.memories.run(
                 lambda conn: then(conn, self._scores_on(conn, lexical(conn), now))
             )
-        # The embedding request goes first; BM25 runs in SQLite's thread while it is computed.
+        # The embedding request goes first; BM25 runs in SQLite's thread while it is computed,
+        # and the sign-bit pass (an executor thread) as soon as the query's vector is known.
         embedding = asyncio.ensure_future(self.hybrid.query_vector(text))
+        searching = asyncio.ensure_future(self.memories.run(lexical))
         try:
-            hits = await self.memories.run(lexical)
             query = await embedding
+            keys = (
+                [] if query is None else await self.hybrid.nearest_keys(query, client_ids, stores)
+            )
+        except BaseException:
+            searching.cancel()
+            searching.add_done_callback(_retrieved)  # its own error, if any, is not the news
+            raise
         finally:
             embedding.cancel()
+        hits = await searching
 
         def fused(conn: sqlite3.Connection) -> _T:
-            found = self.hybrid.fused_on(
-                conn, hits, query, client_ids=client_ids, candidates=candidates, stores=stores
-            )
+            found = self.hybrid.fused_on(conn, hits, query, keys, candidates=candidates)
             return then(conn, self._scores_on(conn, found, now))
 
         return await self.memories.run(fused)
@@ -297,6 +305,11 @@ class Recall:
             return card, (memory.id,)
         await self._touch([note], now)
         return text, (memory.id, note.ref)
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _by_store(hits: Iterable[SearchHit]) -> dict[str, list[int]]:

@@ -12,8 +12,8 @@ one call per 64-bit word, took 2.2-3.5 ms: its uint64 popcount is not vectorised
 of memory (bits and keys). Keeping the int8 vectors in memory instead of reading 200 back would
 add 77 MB (too much for a Pi); brute-force float32 would be 300 MB and int8 matrix products
 about 100 ms (numpy has no BLAS for integers). ``sqlite-vec`` was not an option: the Pythons
-here cannot load SQLite extensions. :meth:`VectorIndex.nearest` runs in SQLite's thread, within
-a retrieval's trip there (``recall.py``), never on the loop."""
+here cannot load SQLite extensions. Above :data:`INLINE_ROWS` rows :meth:`VectorIndex.nearest`
+runs in an executor thread, so the loop never blocks, while SQLite's thread searches BM25."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ from ..storage.memory_schema import CODES
 
 # Hamming candidates re-ranked by their int8 cosine.
 RERANK: Final = 200
+# Up to this many rows the sign-bit pass runs on the loop (16,384 rows: 0.2-0.4 ms with its
+# selection, less than a trip to an executor thread); above, in an executor thread.
+INLINE_ROWS: Final = 16384
 _BITS: Final = 64
 
 Bits = npt.NDArray[np.uint64]
@@ -112,8 +115,8 @@ class _ClientVectors:
 class VectorIndex:
     """The sign bits of one embedding model's vectors, by client.
 
-    Writers (the loop) only queue their changes and never wait; :meth:`nearest` (SQLite's
-    thread) applies them under its lock.
+    Writers (the loop) only queue their changes and never wait; :meth:`nearest` (the loop for
+    small indexes, an executor thread above :data:`INLINE_ROWS`) applies them under its lock.
     """
 
     def __init__(self) -> None:
