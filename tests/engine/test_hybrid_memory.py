@@ -176,6 +176,36 @@ async def test_a_learned_fact_is_embedded_and_found_by_meaning(opened: Opened) -
     assert learned not in await contents(words_only, "Qui est mon toubib ?")
 
 
+async def test_retrieval_ranks_the_fused_matches_by_relevance_times_one_plus_score(
+    opened: Opened,
+) -> None:
+    """The five retrieved are the fused matches (words and meaning) ranked by relevance ×
+    (1 + score), as the search's rows and scores say: choosing on the scores alone, and reading
+    only the chosen rows, picks the same memories in the same order."""
+    engine = await opened.engine()
+    texts = [
+        ("Paul voit le docteur mardi", 0.1),
+        ("Le médecin de Paul est en vacances", 0.9),
+        ("Paul part mardi", 0.5),
+        ("Le toubib passe demain", 0.3),
+        ("Paul aime le chat", 0.8),
+        ("Le dentiste de Paul", 0.2),
+        ("Mardi, Paul et le docteur Who", 0.6),
+    ]
+    for text, importance in texts:
+        await engine.remember("c1", "fact", text, importance=importance)
+    await engine.settle()
+    query = "Paul et son docteur mardi"
+    found = await engine._recall.search(("c1", "global"), query, candidates=40)
+    assert any(hit.relevance < 1 for hit, _ in found)  # several relevances and scores
+    expected = sorted(found, key=lambda item: -item[0].relevance * (1 + item[1].score))[:5]
+    assert expected != found[:5]  # the scores change the fused order
+    retrieved = await engine.retrieve("c1", query, 5)
+    assert [(r.id, r.relevance, r.score) for r in retrieved] == [
+        (scored.record.id, hit.relevance, scored.score) for hit, scored in expected
+    ]
+
+
 def test_reciprocal_rank_fusion_of_two_rankings() -> None:
     """Each memory scores the sum of 1/(60 + rank); relevance is over the best score."""
     a, b, c = (SearchHit(store=STORE_FACTUAL, id=n, relevance=1.0) for n in (1, 2, 3))

@@ -1295,6 +1295,22 @@ async def test_final_turns_reach_short_term_memory_and_the_episode(
     assert episode["closed_at"] is None
 
 
+async def test_equal_bm25_scores_come_oldest_first_and_the_cut_keeps_the_oldest(
+    memories: Factory,
+) -> None:
+    """Memories the words match equally (one word, same length) come in the order they were
+    kept, and a search with room for fewer keeps the oldest ones: ties never depend on how
+    SQLite happens to sort them."""
+    m = await memories()
+    kept = [
+        await m.engine.remember("c1", "fact", f"garden {word}")
+        for word in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
+    ]
+    hits = await m.engine.memories.search(("c1",), ["garden"], candidates=4)
+    assert [hit.id for hit in hits] == [memory.id for memory in kept[:4]]
+    assert {hit.relevance for hit in hits} == {1.0}
+
+
 async def test_bm25_order_and_relevance_are_sqlites_own_bm25(memories: Factory) -> None:
     """The search's order and relevances are FTS5's bm25 of each match, read independently from
     the file: the rarer and denser the word in a memory, the higher it ranks; another client's

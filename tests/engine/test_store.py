@@ -212,6 +212,33 @@ async def test_write_close_reopen_read_back(tmp_path: Path) -> None:
         await store.close()
 
 
+async def test_work_run_on_the_connection_sees_its_writes_and_keeps_it_usable(
+    tmp_path: Path,
+) -> None:
+    """Work given to the store runs in the connection's thread (never the loop's), in order
+    with the statements before it (it reads a write not yet committed); its SQL error reaches
+    the caller and the connection goes on serving."""
+    store = await ProactiveStore.open(tmp_path / "proactive.db", checkpoint_interval=None)
+    try:
+        await store.connection.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+        seen = await store.run(
+            lambda conn: (
+                conn.execute("SELECT value FROM meta WHERE key = 'k'").fetchone(),
+                threading.get_ident(),
+            )
+        )
+        assert seen[0] == ("v",)
+        assert seen[1] != threading.get_ident()
+        with pytest.raises(sqlite3.OperationalError):
+            await store.run(lambda conn: conn.execute("SELECT nothing FROM nowhere"))
+        await store.connection.commit()
+        assert await store.run(
+            lambda conn: conn.execute("SELECT count(*) FROM meta").fetchone()
+        ) == (1,)
+    finally:
+        await store.close()
+
+
 async def test_close_leaves_no_database_thread_behind(tmp_path: Path) -> None:
     """Unloading releases the file and its worker thread at once, even when closes pile up."""
     before = {t for t in threading.enumerate() if t.is_alive()}

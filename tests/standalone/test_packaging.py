@@ -60,6 +60,7 @@ def test_dockerfile_installs_and_copies_only_the_standalone_parts() -> None:
         "ollama",
         "orjson",
         "py3langid",
+        "simsimd",
         "voluptuous",
     }
     sources = [arg.split()[:-1] for arg in instructions("COPY")]

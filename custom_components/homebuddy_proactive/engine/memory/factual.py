@@ -5,6 +5,8 @@ Record-level queries of the ``memories`` table live with the table (``storage/me
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -14,7 +16,7 @@ from ..storage.memory_schema import CODE_FACTUAL, CODES
 from .records import STORE_FACTUAL, ScoredMemory
 from .scoring import ScoreWeights, score_sql
 from .search import phrase, search_text
-from .tables import MemoryTables
+from .tables import MemoryTables, rows_of
 
 
 class FactualStore(MemoryTables):
@@ -91,6 +93,22 @@ class FactualStore(MemoryTables):
         self, client_ids: Sequence[str], limit: int, now: datetime, weights: ScoreWeights
     ) -> list[ScoredMemory]:
         """The most important, newest preferences of the clients, scored."""
+        return await self.run(
+            functools.partial(
+                self.preferences_on, client_ids=client_ids, limit=limit, now=now, weights=weights
+            )
+        )
+
+    @staticmethod
+    def preferences_on(
+        conn: sqlite3.Connection,
+        *,
+        client_ids: Sequence[str],
+        limit: int,
+        now: datetime,
+        weights: ScoreWeights,
+    ) -> list[ScoredMemory]:
+        """:meth:`preferences` on a connection in its thread."""
         parts = []
         params: dict[str, Any] = {"now": now.isoformat(), "limit": limit}
         params.update(weights.sql_parameters())
@@ -103,7 +121,7 @@ class FactualStore(MemoryTables):
                 " AND valid_until IS NULL"
                 " ORDER BY importance DESC, created_at DESC LIMIT :limit)"
             )
-        rows = await self._all(" UNION ALL ".join(parts), params)
+        rows = rows_of(conn, " UNION ALL ".join(parts), params)
         return [
             ScoredMemory(store=STORE_FACTUAL, record=memory_from_row(row), score=float(row[-1]))
             for row in rows

@@ -18,14 +18,20 @@ names the memories to embed (at most :data:`MAX_WAITING` waiting; beyond, a scan
 finds them), one worker task embeds them :data:`EMBED_BATCH` texts per ``/api/embed`` call, and the
 first start (or a changed model) embeds every memory without a vector of that model. The
 worker ends when nothing is left; a failure leaves the rest for the next write or search.
+
+A search's sign-bit pass (:meth:`HybridSearch.nearest_keys`) runs while SQLite's thread searches
+BM25; the rest of its vector part (:meth:`HybridSearch.fused_on`: the 200 stored vectors read
+back, the cosines and the fusion) runs in SQLite's thread, in the same trip as the rest of the
+retrieval (``recall.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Final
 
 import aiosqlite
@@ -34,7 +40,7 @@ import numpy.typing as npt
 
 from ..llm import ModelError, OllamaModel
 from ..storage.memory_schema import CODES
-from .records import LONG_TERM_STORES, STORE_CODES, SearchHit, store_of_code
+from .records import STORE_CODES, SearchHit, store_of_code
 from .stores import MemoryStore
 from .vectors import INLINE_ROWS, VectorIndex, cosines, quantise, unit
 
@@ -60,7 +66,6 @@ MAX_EMBED_CHARACTERS: Final = 2000
 QUERY_CACHE: Final = 64
 
 Spawn = Callable[[Coroutine[Any, Any, None], str], "asyncio.Task[None] | None"]
-Found = Callable[[list[SearchHit]], Awaitable[None]]
 
 
 def similarity_floor(similarity: npt.NDArray[np.float32]) -> float:
@@ -125,79 +130,17 @@ class HybridSearch:
 
     # -- search ------------------------------------------------------------------------------
 
-    async def search(
-        self,
-        client_ids: Sequence[str],
-        text: str,
-        terms: Sequence[str],
-        *,
-        candidates: int,
-        stores: Sequence[str] = LONG_TERM_STORES,
-        semantic: bool = True,
-        lexical_found: Found | None = None,
-    ) -> list[SearchHit]:
-        """The clients' memories matching ``terms`` (BM25) or near ``text`` (vectors), fused.
-
-        ``lexical_found``, when the vectors are searched, is awaited with BM25's hits as soon as
-        they are known, while the query's embedding and the vector pass are still under way
-        (the caller loads their rows meanwhile: SQLite's thread is idle then)."""
-        lexical = self.memories.search(client_ids, terms, candidates=candidates, stores=stores)
-        if not semantic or not self.enabled or self.closed:
-            return await lexical
+    def searches(self, client_ids: Sequence[str]) -> bool:
+        """Whether a search for these clients takes the vectors too (a model set, vectors of
+        theirs indexed, the model not failing lately); starts the backfill on first use."""
+        if not self.enabled or self.closed:
+            return False
         self.wake()  # the first search starts the backfill; later ones only retry after faults
-        if not self.index.rows(client_ids) or self._down():
-            return await lexical
+        return bool(self.index.rows(client_ids)) and not self._down()
 
-        async def words() -> list[SearchHit]:
-            hits = await lexical
-            if lexical_found is not None:
-                await lexical_found(hits)
-            return hits
-
-        # The query's embedding is sent first: BM25 runs in SQLite's thread while it is computed.
-        near, hits = await asyncio.gather(
-            self._nearest(client_ids, text, candidates, stores), words()
-        )
-        return fuse((hits, near)) if near else hits
-
-    async def _nearest(
-        self, client_ids: Sequence[str], text: str, candidates: int, stores: Sequence[str]
-    ) -> list[SearchHit]:
-        """The vector ranking; empty (never an error) when the embedding fails or is slow."""
-        query = await self._query_vector(text[:MAX_EMBED_CHARACTERS])
-        if query is None:
-            return []
-        codes = sorted(STORE_CODES[store] for store in stores)
-        if self.index.rows(client_ids) > INLINE_ROWS:
-            keys = await asyncio.get_running_loop().run_in_executor(
-                None, self.index.nearest, query, client_ids, codes
-            )
-        else:
-            keys = self.index.nearest(query, client_ids, codes)
-        if not keys:
-            return []
-        stored = await self.memories.stored_vectors(self.embedding_model, keys)
-        # Vectors gone from the file (memory forgotten or edited) leave the index. No await
-        # since the read: a new vector stored after it (one connection, in order) is added to
-        # the index after this discard, never before.
-        if len(stored) < len(keys):
-            self.index.discard(key for key in keys if key not in stored)
-        present = [key for key in keys if key in stored]
-        similarity = cosines(query, [stored[key] for key in present])
-        floor = similarity_floor(similarity)
-        best = np.argsort(-similarity, kind="stable")[:candidates]  # ties: nearer bits first
-        return [
-            SearchHit(
-                store=store_of_code(present[n] % CODES),
-                id=present[n] // CODES,
-                relevance=float(similarity[n]),
-            )
-            for n in best.tolist()
-            if similarity[n] >= floor
-        ]
-
-    async def _query_vector(self, text: str) -> npt.NDArray[np.float32] | None:
+    async def query_vector(self, text: str) -> npt.NDArray[np.float32] | None:
         """The text's unit vector (cached), None when the model fails or is slow."""
+        text = text[:MAX_EMBED_CHARACTERS]
         if text in self._queries:
             self._queries.move_to_end(text)
             return self._queries[text]
@@ -213,6 +156,65 @@ class HybridSearch:
         while len(self._queries) > QUERY_CACHE:
             self._queries.popitem(last=False)
         return query
+
+    async def nearest_keys(
+        self, query: npt.NDArray[np.float32], client_ids: Sequence[str], stores: Sequence[str]
+    ) -> list[int]:
+        """The sign-bit pass (:meth:`VectorIndex.nearest`), in an executor thread above
+        :data:`INLINE_ROWS` rows: it runs while SQLite's thread searches BM25, and never holds
+        that thread (an acknowledgement's writes wait behind what runs there)."""
+        codes = sorted(STORE_CODES[store] for store in stores)
+        if self.index.rows(client_ids) > INLINE_ROWS:
+            return await asyncio.get_running_loop().run_in_executor(
+                None, self.index.nearest, query, client_ids, codes
+            )
+        return self.index.nearest(query, client_ids, codes)
+
+    def fused_on(
+        self,
+        conn: sqlite3.Connection,
+        lexical: list[SearchHit],
+        query: npt.NDArray[np.float32] | None,
+        keys: Sequence[int],
+        *,
+        candidates: int,
+    ) -> list[SearchHit]:
+        """BM25's ranking fused with the vectors' (the sign-bit pass's ``keys`` re-ranked), on
+        the connection in its thread; BM25's alone without a query vector or a near memory."""
+        if query is None or not keys:
+            return lexical
+        near = self.reranked_on(conn, query, keys, candidates=candidates)
+        return fuse((lexical, near)) if near else lexical
+
+    def reranked_on(
+        self,
+        conn: sqlite3.Connection,
+        query: npt.NDArray[np.float32],
+        keys: Sequence[int],
+        *,
+        candidates: int,
+    ) -> list[SearchHit]:
+        """The sign-bit pass's nearest re-ranked by their stored int8 vectors (those standing
+        out, :func:`similarity_floor`), on the connection in its thread."""
+        stored = self.memories.stored_vectors_on(conn, model=self.embedding_model, keys=keys)
+        # Vectors gone from the file (memory forgotten or edited) leave the index. A new
+        # vector stored after this read (one connection, in order) is added to the index
+        # after this discard, never before.
+        if len(stored) < len(keys):
+            self.index.discard(key for key in keys if key not in stored)
+        present = [key for key in keys if key in stored]
+        similarity = cosines(query, [stored[key] for key in present])
+        floor = similarity_floor(similarity)
+        best = np.argsort(-similarity, kind="stable")[:candidates]  # ties: nearer bits first
+        return [
+            SearchHit(
+                store=store_of_code(present[n] % CODES),
+                id=present[n] // CODES,
+                relevance=float(similarity[n]),
+            )
+            for n in best.tolist()
+            if similarity[n] >= floor
+        ]
 
     def _down(self) -> bool:
         return asyncio.get_running_loop().time() < self._down_until

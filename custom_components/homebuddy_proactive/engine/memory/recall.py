@@ -4,17 +4,27 @@ Every long-term store is searched through the FTS5 index, and through the memori
 when an embedding model is set (``hybrid.py``, fused by reciprocal rank); matches are ranked by
 relevance times (1 + the memory's score), then the client's best preferences fill free places.
 A retrieved memory counts as accessed (at most once per :data:`ACCESS_DEBOUNCE`).
-:meth:`Recall.search` is the one way in: every search, and the loading of its candidates' rows
-(``MemoryStore.scored``), goes through it.
+``Recall._find`` is the one way in: every search, the scores of its candidates and the
+loading of the rows kept (``MemoryStore.scores_on``, ``scored_on``) go through it.
+
+A retrieval is two trips to SQLite's thread (``ProactiveStore.run``), whatever it reads: BM25
+while the query's embedding is computed and the sign-bit pass runs (``hybrid.py``), then the
+re-ranking, the fusion, the scores, the chosen rows, the preference fill and the access counts.
+One trip per statement made each retrieval wake the loop and that thread a dozen times, and
+made them wait for each other's GIL; the loop now only sends the embedding request (at 100,000
+memories: a quarter to a half less CPU per retrieval, ``scripts/bench_memory.py --vectors``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from ..const import GLOBAL_CLIENT_ID
 from ..storage.memories import MemoryRecord
@@ -43,6 +53,11 @@ PREFERENCE_FILL: Final = 3
 # Repeated retrievals within this time count as one access (partials evaluate every second).
 ACCESS_DEBOUNCE: Final = timedelta(minutes=10)
 NOTE_KINDS: Final = frozenset({"fact", "person", "preference"})
+
+_T = TypeVar("_T")
+# What a search found, in order: with the score of each memory; with its row too.
+Scored = list[tuple[SearchHit, float]]
+Found = list[tuple[SearchHit, ScoredMemory]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,58 +110,113 @@ class Recall:
         ``semantic=False`` leaves the vectors out (names, which only words can match).
         """
         at = self.clock() if now is None else now
-        loaded: dict[tuple[str, int], ScoredMemory | None] = {}
-
-        async def load(hits: Sequence[SearchHit]) -> None:
-            wanted = [hit for hit in hits if (hit.store, hit.id) not in loaded]
-            loaded.update(dict.fromkeys(((hit.store, hit.id) for hit in wanted), None))
-            loaded.update(await self._scored(wanted, at))
-
-        # BM25's rows load while the vectors are searched; the vectors' own after the fusion.
-        hits = await self.hybrid.search(
+        return await self._find(
             client_ids,
             text,
-            query_terms(text) if terms is None else terms,
+            lambda conn, found: self._records_on(conn, found, at),
             candidates=candidates,
             stores=stores,
+            terms=terms,
             semantic=semantic,
-            lexical_found=load,
+            now=at,
         )
-        await load(hits)
-        return [
-            (hit, scored) for hit in hits if (scored := loaded.get((hit.store, hit.id))) is not None
-        ]
+
+    async def _find(
+        self,
+        client_ids: Sequence[str],
+        text: str,
+        then: Callable[[sqlite3.Connection, Scored], _T],
+        *,
+        candidates: int,
+        stores: Sequence[str],
+        terms: Sequence[str] | None,
+        semantic: bool,
+        now: datetime,
+    ) -> _T:
+        """The search, then ``then`` over what it found, in at most two trips to SQLite's
+        thread: the one way in of every search.
+
+        BM25's search runs there while the query's embedding is computed (the loop only sends
+        its request) and then the sign-bit pass; then the re-ranking, the fusion, the
+        candidates' scores and ``then`` (the caller's ranking, rows and access counts) in a
+        second trip.
+        """
+        lexical = functools.partial(
+            self.memories.search_on,
+            client_ids=client_ids,
+            terms=query_terms(text) if terms is None else terms,
+            candidates=candidates,
+            stores=stores,
+        )
+        if not (semantic and self.hybrid.searches(client_ids)):
+            return await self.memories.run(
+                lambda conn: then(conn, self._scores_on(conn, lexical(conn), now))
+            )
+        # The embedding request goes first; BM25 runs in SQLite's thread while it is computed,
+        # and the sign-bit pass (an executor thread) as soon as the query's vector is known.
+        embedding = asyncio.ensure_future(self.hybrid.query_vector(text))
+        searching = asyncio.ensure_future(self.memories.run(lexical))
+        try:
+            query = await embedding
+            keys = (
+                [] if query is None else await self.hybrid.nearest_keys(query, client_ids, stores)
+            )
+        except BaseException:
+            searching.cancel()
+            searching.add_done_callback(_retrieved)  # its own error, if any, is not the news
+            raise
+        finally:
+            embedding.cancel()
+        hits = await searching
+
+        def fused(conn: sqlite3.Connection) -> _T:
+            found = self.hybrid.fused_on(conn, hits, query, keys, candidates=candidates)
+            return then(conn, self._scores_on(conn, found, now))
+
+        return await self.memories.run(fused)
 
     async def retrieve(self, client_id: str, text: str, limit: int) -> list[Recollection]:
         """Up to ``limit`` memories of the client (and global ones) relevant to ``text``.
 
         Every long-term store is searched (BM25, fused with the vectors when an embedding
         model is set); matches are ranked by relevance times (1 + score), then the client's best
-        preferences fill free places. Counts an access.
+        preferences fill free places. Counts an access. Only the chosen memories' rows are read.
         """
         if limit <= 0:
             return []
         now = self.clock()
         clients = (client_id, GLOBAL_CLIENT_ID)
-        found = await self.search(
-            clients, text, candidates=max(SEARCH_CANDIDATES, 4 * limit), now=now
-        )
-        ranked = sorted(
-            ((hit.relevance * (1 + scored.score), hit, scored) for hit, scored in found),
-            key=lambda item: -item[0],
-        )
-        chosen = [recollect(scored, hit.relevance, now) for _, hit, scored in ranked[:limit]]
-        if len(chosen) < limit:
-            taken = {(r.store, r.id) for r in chosen}
-            preferences = await self.memories.preferences(
-                clients, PREFERENCE_FILL, now, self.weights
+
+        def choose(conn: sqlite3.Connection, found: Scored) -> list[Recollection]:
+            ranked = sorted(found, key=lambda item: -item[0].relevance * (1 + item[1]))
+            chosen = [
+                recollect(scored, hit.relevance, now)
+                for hit, scored in self._records_on(conn, ranked[:limit], now)
+            ]
+            if len(chosen) < limit:
+                taken = {(r.store, r.id) for r in chosen}
+                preferences = self.memories.preferences_on(
+                    conn, client_ids=clients, limit=PREFERENCE_FILL, now=now, weights=self.weights
+                )
+                preferences.sort(key=lambda scored: -scored.score)
+                fill = [p for p in preferences if (STORE_FACTUAL, p.record.id) not in taken]
+                room = min(limit - len(chosen), PREFERENCE_FILL)
+                chosen += [recollect(scored, 0.0, now) for scored in fill[:room]]
+            self.memories.touch_on(
+                conn, accessed=_accessed(chosen), now=now, debounce=ACCESS_DEBOUNCE
             )
-            preferences.sort(key=lambda scored: -scored.score)
-            fill = [p for p in preferences if (STORE_FACTUAL, p.record.id) not in taken]
-            room = min(limit - len(chosen), PREFERENCE_FILL)
-            chosen += [recollect(scored, 0.0, now) for scored in fill[:room]]
-        await self._touch(chosen, now)
-        return chosen
+            return chosen
+
+        return await self._find(
+            clients,
+            text,
+            choose,
+            candidates=max(SEARCH_CANDIDATES, 4 * limit),
+            stores=LONG_TERM_STORES,
+            terms=None,
+            semantic=True,
+            now=now,
+        )
 
     async def similar_facts(self, client_id: str, text: str, limit: int) -> list[MemoryRecord]:
         """The client's current factual memories most similar to ``text``, best first.
@@ -160,26 +230,37 @@ class Recall:
             if isinstance(scored.record, MemoryRecord) and scored.record.current
         ]
 
-    async def _scored(
-        self, hits: Sequence[SearchHit], now: datetime
-    ) -> dict[tuple[str, int], ScoredMemory]:
-        """The hits' rows and scores, by (store, id) (hits whose row is gone are left out).
+    def _scores_on(
+        self, conn: sqlite3.Connection, hits: Sequence[SearchHit], now: datetime
+    ) -> Scored:
+        """The hits whose memory is current, in order, with its score (no rows read back)."""
+        scores = {
+            store: self.memories.scores_on(
+                conn, store=store, ids=ids, now=now, weights=self.weights
+            )
+            for store, ids in _by_store(hit for hit in hits).items()
+        }
+        return [
+            (hit, score) for hit in hits if (score := scores[hit.store].get(hit.id)) is not None
+        ]
 
-        The one place a search's candidate rows are loaded."""
-        by_store: dict[str, list[int]] = defaultdict(list)
-        for hit in hits:
-            by_store[hit.store].append(hit.id)
-        scored: dict[tuple[str, int], ScoredMemory] = {}
-        for store, ids in by_store.items():
-            for memory in await self.memories.scored(store, ids, now, self.weights):
-                scored[(store, memory.record.id)] = memory
-        return scored
+    def _records_on(self, conn: sqlite3.Connection, found: Scored, now: datetime) -> Found:
+        """The rows of what a search found, in order (the one place they are read)."""
+        loaded = {
+            (store, memory.record.id): memory
+            for store, ids in _by_store(hit for hit, _ in found).items()
+            for memory in self.memories.scored_on(
+                conn, store=store, ids=ids, now=now, weights=self.weights
+            )
+        }
+        return [
+            (hit, memory)
+            for hit, _ in found
+            if (memory := loaded.get((hit.store, hit.id))) is not None
+        ]
 
     async def _touch(self, recollections: Sequence[Recollection], now: datetime) -> None:
-        accessed: dict[str, list[int]] = defaultdict(list)
-        for recollection in recollections:
-            accessed[recollection.store].append(recollection.id)
-        await self.memories.touch(accessed, now, ACCESS_DEBOUNCE)
+        await self.memories.touch(_accessed(recollections), now, ACCESS_DEBOUNCE)
 
     async def reminder_card(
         self,
@@ -224,6 +305,25 @@ class Recall:
             return card, (memory.id,)
         await self._touch([note], now)
         return text, (memory.id, note.ref)
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def _by_store(hits: Iterable[SearchHit]) -> dict[str, list[int]]:
+    by_store: dict[str, list[int]] = defaultdict(list)
+    for hit in hits:
+        by_store[hit.store].append(hit.id)
+    return by_store
+
+
+def _accessed(recollections: Sequence[Recollection]) -> dict[str, list[int]]:
+    accessed: dict[str, list[int]] = defaultdict(list)
+    for recollection in recollections:
+        accessed[recollection.store].append(recollection.id)
+    return accessed
 
 
 def recollect(scored: ScoredMemory, relevance: float, now: datetime) -> Recollection:

@@ -11,6 +11,8 @@ Every write is committed before its method returns.
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -41,7 +43,7 @@ from .records import (
 )
 from .scoring import ScoreWeights, score_sql
 from .search import MATCH_BUDGET, MatchPlan, document_count_sql, plan_match, term_patterns
-from .tables import ids_json, to_json, where_equal
+from .tables import ids_json, rows_of, to_json, where_equal
 from .vector_store import VectorStore
 
 # Columns a user's edit may set (MemoryEngine.revise validates the values).
@@ -65,6 +67,20 @@ _EDITABLE_COLUMNS: Final = {
     STORE_AFFECTIVE: frozenset({"sentiment", "emotions", "context", "triggers", "importance"}),
 }
 _JSON_COLUMNS: Final = frozenset({"topics", "steps", "prerequisites", "emotions", "triggers"})
+
+
+def _scored_sql(
+    store: str, columns: str, ids: Sequence[int], now: datetime, weights: ScoreWeights
+) -> tuple[str, dict[str, Any]]:
+    """The columns and score of one store's current memories among ``ids``."""
+    params: dict[str, Any] = {"now": now.isoformat(), "ids": ids_json(ids)}
+    params.update(weights.sql_parameters())
+    current = " AND valid_until IS NULL" if store == STORE_FACTUAL else ""
+    sql = (
+        f"SELECT {columns}, {score_sql(AGE_COLUMNS[store])} FROM {STORE_TABLES[store]}"
+        f" WHERE id IN (SELECT value FROM json_each(:ids)){current}"
+    )
+    return sql, params
 
 
 class MemoryStore(
@@ -169,31 +185,65 @@ class MemoryStore(
 
         Superseded facts are never scored: whatever found them (words or vectors), they are
         not given to the model as current."""
+        return await self.run(
+            functools.partial(self.scored_on, store=store, ids=ids, now=now, weights=weights)
+        )
+
+    @staticmethod
+    def scored_on(
+        conn: sqlite3.Connection,
+        *,
+        store: str,
+        ids: Sequence[int],
+        now: datetime,
+        weights: ScoreWeights,
+    ) -> list[ScoredMemory]:
+        """:meth:`scored` on a connection in its thread."""
         if not ids:
             return []
-        params: dict[str, Any] = {"now": now.isoformat(), "ids": ids_json(ids)}
-        params.update(weights.sql_parameters())
-        current = " AND valid_until IS NULL" if store == STORE_FACTUAL else ""
-        rows = await self._all(
-            f"SELECT {STORE_COLUMNS[store]}, {score_sql(AGE_COLUMNS[store])}"
-            f" FROM {STORE_TABLES[store]}"
-            f" WHERE id IN (SELECT value FROM json_each(:ids)){current}",
-            params,
-        )
+        rows = rows_of(conn, *_scored_sql(store, STORE_COLUMNS[store], ids, now, weights))
         return [
             ScoredMemory(store=store, record=record_from_row(store, row), score=float(row[-1]))
             for row in rows
         ]
 
+    @staticmethod
+    def scores_on(
+        conn: sqlite3.Connection,
+        *,
+        store: str,
+        ids: Sequence[int],
+        now: datetime,
+        weights: ScoreWeights,
+    ) -> dict[int, float]:
+        """The scores of :meth:`scored_on` by id, without reading the memories' rows back."""
+        if not ids:
+            return {}
+        rows = rows_of(conn, *_scored_sql(store, "id", ids, now, weights))
+        return {int(row[0]): float(row[1]) for row in rows}
+
     async def touch(
         self, accessed: Mapping[str, Sequence[int]], now: datetime, debounce: timedelta
     ) -> None:
         """Count an access to each memory, at most once per ``debounce``."""
+        await self.run(
+            functools.partial(self.touch_on, accessed=accessed, now=now, debounce=debounce)
+        )
+
+    @staticmethod
+    def touch_on(
+        conn: sqlite3.Connection,
+        *,
+        accessed: Mapping[str, Sequence[int]],
+        now: datetime,
+        debounce: timedelta,
+    ) -> None:
+        """:meth:`touch` on a connection in its thread (committed)."""
         changed = False
         for store, ids in accessed.items():
             if not ids:
                 continue
-            await self._db.execute(
+            conn.execute(
                 f"UPDATE {STORE_TABLES[store]} SET access_count = access_count + 1,"
                 " last_access = :now"
                 " WHERE id IN (SELECT value FROM json_each(:ids)) AND (last_access IS NULL"
@@ -202,7 +252,7 @@ class MemoryStore(
             )
             changed = True
         if changed:
-            await self._db.commit()
+            conn.commit()
 
     async def set_feedback(self, store: str, ids: Sequence[int], feedback: str) -> None:
         """Record good or bad feedback on memories of one store."""
@@ -225,11 +275,34 @@ class MemoryStore(
         budget: int = MATCH_BUDGET,
     ) -> list[SearchHit]:
         """Memories of the clients matching any of the terms, best BM25 first."""
+        return await self.run(
+            functools.partial(
+                self.search_on,
+                client_ids=client_ids,
+                terms=terms,
+                candidates=candidates,
+                stores=stores,
+                budget=budget,
+            )
+        )
+
+    @classmethod
+    def search_on(
+        cls,
+        conn: sqlite3.Connection,
+        *,
+        client_ids: Sequence[str],
+        terms: Sequence[str],
+        candidates: int,
+        stores: Sequence[str] = LONG_TERM_STORES,
+        budget: int = MATCH_BUDGET,
+    ) -> list[SearchHit]:
+        """:meth:`search` on a connection in its thread."""
         patterns = term_patterns(terms)
         if not patterns:
             return []
         sql, args = document_count_sql(patterns, budget)
-        counts = await self._all(sql, args)
+        counts = rows_of(conn, sql, args)
         patterns = [
             replace(pattern, documents=int(count[0]))
             for pattern, count in zip(patterns, counts, strict=True)
@@ -237,15 +310,26 @@ class MemoryStore(
         plan = plan_match(patterns, budget)
         if plan is None:
             return []
-        hits = await self._match(plan.expression, plan, client_ids, candidates, stores)
+        hits = cls._match(
+            conn, plan.expression, plan, client_ids=client_ids, candidates=candidates, stores=stores
+        )
         if not hits and plan.fallback is not None:
-            hits = await self._match(plan.fallback, plan, client_ids, candidates, stores)
+            hits = cls._match(
+                conn,
+                plan.fallback,
+                plan,
+                client_ids=client_ids,
+                candidates=candidates,
+                stores=stores,
+            )
         return hits
 
-    async def _match(
-        self,
+    @staticmethod
+    def _match(
+        conn: sqlite3.Connection,
         expression: str,
         plan: MatchPlan,
+        *,
         client_ids: Sequence[str],
         candidates: int,
         stores: Sequence[str],
@@ -255,9 +339,15 @@ class MemoryStore(
             "" if len(codes) == CODES else f" AND rowid % {CODES} IN ({', '.join(map(str, codes))})"
         )
         # Unranked plans take the newest matches: BM25 over every match would not be bounded.
-        # ``rank`` is FTS5's bm25(), computed once per match for the order and read back as is.
-        relevance, order = ("rank", "rank") if plan.ranked else ("-1.0", "rowid DESC")
-        rows = await self._all(
+        # FTS5's bm25() (``rank`` without ranking options): ``ORDER BY rank`` costs twice as
+        # much (FTS5 then sorts every match in a query of its own); ties in id order.
+        relevance, order = (
+            ("bm25(memory_search) AS relevance", "relevance, rowid")
+            if plan.ranked
+            else ("-1.0", "rowid DESC")
+        )
+        rows = rows_of(
+            conn,
             f"SELECT rowid, {relevance} FROM memory_search WHERE memory_search MATCH ?"
             f" AND client_id IN (SELECT value FROM json_each(?)){store_filter}"
             f" ORDER BY {order} LIMIT ?",

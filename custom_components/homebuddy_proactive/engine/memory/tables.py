@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from ..storage.database import ProactiveStore
+
+_T = TypeVar("_T")
+Args = Sequence[Any] | Mapping[str, Any]
+
+
+def rows_of(conn: sqlite3.Connection, sql: str, args: Args = ()) -> list[Any]:
+    """Every row of one statement, on a connection in its thread (:meth:`MemoryTables.run`)."""
+    return conn.execute(sql, args).fetchall()
 
 
 def to_json(value: Any) -> str:
@@ -40,10 +49,15 @@ class MemoryTables:
     def _db(self) -> aiosqlite.Connection:
         return self._store.connection
 
-    async def _one(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
+    async def _one(self, sql: str, args: Args = ()) -> Any:
         rows = await self._all(sql, args)
         return rows[0] if rows else None
 
-    async def _all(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
+    async def _all(self, sql: str, args: Args = ()) -> list[Any]:
         # One trip to aiosqlite's thread instead of three (execute, fetch, close).
         return list(await self._db.execute_fetchall(sql, args))
+
+    async def run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run the statements of ``work`` in one trip to the connection's thread (the ``*_on``
+        methods: the same queries as their async forms, for a caller that runs several)."""
+        return await self._store.run(work)

@@ -3,12 +3,14 @@ vector, storing vectors, and reading them back for the index and its re-ranking.
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..storage.memory_schema import CODES
 from ..storage.memory_vectors import EMBEDDED_TEXTS, pending_sql
-from .tables import MemoryTables, ids_json
+from .tables import MemoryTables, ids_json, rows_of
 
 
 class VectorStore(MemoryTables):
@@ -86,9 +88,17 @@ class VectorStore(MemoryTables):
 
     async def stored_vectors(self, model: str, keys: Sequence[int]) -> dict[int, bytes]:
         """The int8 vectors of ``model`` for those keys that still have one."""
+        return await self.run(functools.partial(self.stored_vectors_on, model=model, keys=keys))
+
+    @staticmethod
+    def stored_vectors_on(
+        conn: sqlite3.Connection, *, model: str, keys: Sequence[int]
+    ) -> dict[int, bytes]:
+        """:meth:`stored_vectors` on a connection in its thread."""
         # ``+model``: looked up by key (the primary key), never through the model's index,
         # which would visit every vector of the model.
-        rows = await self._all(
+        rows = rows_of(
+            conn,
             "SELECT key, vector FROM memory_vectors WHERE key IN (SELECT value FROM json_each(?))"
             " AND +model = ?",
             (ids_json(keys), model),

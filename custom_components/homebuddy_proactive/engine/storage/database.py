@@ -37,9 +37,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar, cast
 
 import aiosqlite
 
@@ -85,6 +87,9 @@ CHECKPOINT_WAL_CHECK_SECONDS: Final = 1.0
 CHECKPOINT_WAL_BYTES: Final = 4 * 1024 * 1024
 # How much of the file is memory-mapped for reads (100,000 memories with vectors: ~170 MB).
 MMAP_BYTES: Final = 256 * 1024 * 1024
+
+
+_T = TypeVar("_T")
 
 
 def _size(path: Path) -> int:
@@ -305,6 +310,20 @@ class ProactiveStore(
     def connection(self) -> aiosqlite.Connection:
         """The open connection, for the modules owning the other tables (memory stores, alarms)."""
         return self._db
+
+    async def run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` on the connection in its own thread, in order with every other query.
+
+        For work of many statements and the Python between them (a retrieval: its search,
+        scores, vectors, ranking and access counts) in one trip to that thread instead of one
+        per statement: each trip wakes two threads, and while one of them runs Python the
+        other waits for the GIL. ``work`` must stay short (every other query waits behind it)
+        and commit what it writes. aiosqlite has no public way to run a function in its
+        thread: this is the one its own methods use (``_execute``, ``_conn``), pinned with it
+        (``aiosqlite==0.22.1``).
+        """
+        db = self._db
+        return cast(_T, await db._execute(lambda: work(db._conn)))  # type: ignore[no-untyped-call]
 
     async def checkpoint(self) -> bool:
         """Copy the WAL into the database file and truncate it; False when it was busy.
