@@ -15,8 +15,7 @@ acknowledgement of a row that is gone).
 A caller whose write is one statement (a final, ``transcripts.py``) hands it to :meth:`write`:
 the statements of every such caller waiting for the same commit run with it, in one call into
 the database's thread (each a trip of its own before: a queue, a thread wake-up and a loop
-wake-up per statement). aiosqlite has no public way to run several statements in one call; its
-``_execute`` (the one method every call of its goes through) and ``_conn`` are used for it.
+wake-up per statement), through :func:`in_thread`.
 """
 
 from __future__ import annotations
@@ -24,9 +23,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -66,6 +65,17 @@ def _run_writes(
             results.append(True)
     conn.commit()
     return results
+
+
+async def in_thread[T](db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``work`` on ``db``'s sqlite3 connection in aiosqlite's thread, in order with every
+    other query of ``db``: many statements and the Python between them in one trip.
+
+    aiosqlite has no public way to run a function in its thread: this is the one place that
+    uses the call its own methods go through (``_execute``, ``_conn``), pinned with it
+    (``aiosqlite==0.22.1``).
+    """
+    return cast(T, await db._execute(lambda: work(db._conn)))  # type: ignore[no-untyped-call]
 
 
 class WriteLostError(sqlite3.OperationalError):
@@ -131,13 +141,8 @@ class GroupCommit:
         self._running = asyncio.current_task()
         try:
             if writes:
-                # aiosqlite's private call into its thread (see the module docstring).
-                db = self._db
-                results: list[bool | Exception] = await db._execute(  # type: ignore[no-untyped-call]
-                    _run_writes,
-                    db._conn,
-                    [(write.sql, write.parameters, write.replayed) for write in writes],
-                )
+                batch = [(write.sql, write.parameters, write.replayed) for write in writes]
+                results = await in_thread(self._db, lambda conn: _run_writes(conn, batch))
                 for write, result in zip(writes, results, strict=True):
                     if isinstance(result, Exception):
                         write.future.set_exception(result)

@@ -41,13 +41,13 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final, TypeVar, cast
+from typing import Final, TypeVar
 
 import aiosqlite
 
 from .alarm_schema import ALARM_SCHEMA_V4
 from .auth_sessions import AuthSessionTable
-from .commits import GroupCommit
+from .commits import GroupCommit, in_thread
 from .insights import InsightTables
 from .memories import MemoryTable
 from .memory_schema import (
@@ -318,12 +318,9 @@ class ProactiveStore(
         scores, vectors, ranking and access counts) in one trip to that thread instead of one
         per statement: each trip wakes two threads, and while one of them runs Python the
         other waits for the GIL. ``work`` must stay short (every other query waits behind it)
-        and commit what it writes. aiosqlite has no public way to run a function in its
-        thread: this is the one its own methods use (``_execute``, ``_conn``), pinned with it
-        (``aiosqlite==0.22.1``).
+        and commit what it writes. See :func:`.commits.in_thread`.
         """
-        db = self._db
-        return cast(_T, await db._execute(lambda: work(db._conn)))  # type: ignore[no-untyped-call]
+        return await in_thread(self._db, work)
 
     async def checkpoint(self) -> bool:
         """Copy the WAL into the database file and truncate it; False when it was busy.
