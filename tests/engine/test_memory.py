@@ -1082,8 +1082,8 @@ async def test_a_v10_file_keeps_its_transcripts_and_episodes(tmp_path: Path) -> 
             language="en",
             timestamp=T0,
         )
-        assert await store.add_transcript(replay, clock.now) is False
-        assert await store.add_transcript(replace(replay, text="Another final."), clock.now)
+        assert await store.add_final(replay, clock.now, None) is False
+        assert await store.add_final(replace(replay, text="Another final."), clock.now, None)
         assert await store.count_transcripts("s1") == 2
         for n in range(40):
             assert await engine.observe_turn("c1", "s1", f"New turn {n}.") == "e1"

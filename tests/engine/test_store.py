@@ -40,6 +40,13 @@ def transcript(text: str, session_id: str = "s1", event_id: str = "e1") -> Trans
 
 async def insert_old_transcript(store: ProactiveStore, record: TranscriptRecord) -> None:
     """Insert as a file before schema 6 could: no unique index, so no ON CONFLICT."""
+    await pending(store, record)
+    await store.connection.commit()
+
+
+async def pending(store: ProactiveStore, record: TranscriptRecord) -> None:
+    """A transcript row written and not committed yet: a write on its way to the commit its
+    writer awaits (with the mark taken before it)."""
     await store.connection.execute(
         "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
         " timestamp, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -54,7 +61,6 @@ async def insert_old_transcript(store: ProactiveStore, record: TranscriptRecord)
             NOW.isoformat(),
         ),
     )
-    await store.connection.commit()
 
 
 async def test_new_file_is_created_in_wal_mode_at_current_schema(tmp_path: Path) -> None:
@@ -156,8 +162,8 @@ async def test_write_close_reopen_read_back(tmp_path: Path) -> None:
     """Everything written is there after closing and reopening the file."""
     path = tmp_path / "homebuddy.db"
     store = await ProactiveStore.open(path)
-    await store.add_transcript(transcript("first", event_id="a"), NOW)
-    await store.add_transcript(transcript("second", event_id="b"), NOW + timedelta(seconds=1))
+    await store.add_final(transcript("first", event_id="a"), NOW, None)
+    await store.add_final(transcript("second", event_id="b"), NOW + timedelta(seconds=1), None)
     await store.add_insight(
         InsightRecord(
             insight_id="i1",
@@ -254,10 +260,10 @@ async def test_recent_transcripts_respects_window_and_limit(tmp_path: Path) -> N
     store = await ProactiveStore.open(tmp_path / "db.sqlite")
     try:
         for n in range(10):
-            await store.add_transcript(
-                transcript(f"line {n}", event_id=str(n)), NOW + timedelta(seconds=n)
+            await store.add_final(
+                transcript(f"line {n}", event_id=str(n)), NOW + timedelta(seconds=n), None
             )
-        await store.add_transcript(transcript("elsewhere", session_id="s2"), NOW)
+        await store.add_final(transcript("elsewhere", session_id="s2"), NOW, None)
         rows = await store.recent_transcripts("s1", NOW + timedelta(seconds=5), 3)
         assert [r.text for r in rows] == ["line 7", "line 8", "line 9"]
         assert await store.count_transcripts() == 11
@@ -310,12 +316,12 @@ async def test_a_replayed_final_is_stored_once(tmp_path: Path) -> None:
     """Same session, event id and text: stored once, the second insert says so."""
     store = await ProactiveStore.open(tmp_path / "db.sqlite")
     try:
-        assert await store.add_transcript(transcript("hello", event_id="e1"), NOW) is True
-        assert await store.add_transcript(transcript("hello", event_id="e1"), NOW) is False
+        assert await store.add_final(transcript("hello", event_id="e1"), NOW, None) is True
+        assert await store.add_final(transcript("hello", event_id="e1"), NOW, None) is False
         # Another text, event id or session is another final.
-        assert await store.add_transcript(transcript("hello!", event_id="e1"), NOW) is True
-        assert await store.add_transcript(transcript("hello", event_id="e2"), NOW) is True
-        assert await store.add_transcript(transcript("hello", "s2", "e1"), NOW) is True
+        assert await store.add_final(transcript("hello!", event_id="e1"), NOW, None) is True
+        assert await store.add_final(transcript("hello", event_id="e2"), NOW, None) is True
+        assert await store.add_final(transcript("hello", "s2", "e1"), NOW, None) is True
         assert await store.count_transcripts() == 4
     finally:
         await store.close()
@@ -325,11 +331,11 @@ async def test_a_replay_after_a_restart_is_recognised(tmp_path: Path) -> None:
     """The store closed and the same file opened again: the replay is still not stored."""
     path = tmp_path / "db.sqlite"
     store = await ProactiveStore.open(path)
-    await store.add_transcript(transcript("before the restart"), NOW)
+    await store.add_final(transcript("before the restart"), NOW, None)
     await store.close()
     store = await ProactiveStore.open(path)
     try:
-        assert await store.add_transcript(transcript("before the restart"), NOW) is False
+        assert await store.add_final(transcript("before the restart"), NOW, None) is False
         assert await store.count_transcripts() == 1
     finally:
         await store.close()
@@ -372,7 +378,7 @@ async def test_migration_6_removes_exact_duplicates_and_keeps_the_rest(tmp_path:
         counts = await store.counts()
         assert counts["memories"] == 1
         assert counts["auth_sessions"] == 1
-        assert await store.add_transcript(transcript("twice", event_id="e1"), NOW) is False
+        assert await store.add_final(transcript("twice", event_id="e1"), NOW, None) is False
     finally:
         await store.close()
 
@@ -401,14 +407,12 @@ async def test_writers_at_once_share_commits_and_return_only_once_committed(
     store = await ProactiveStore.open(path, checkpoint_interval=None)
     reader = await aiosqlite.connect(path)
     try:
-        await store.add_transcript(transcript("before", event_id="before"), NOW)
+        await store.add_final(transcript("before", event_id="before"), NOW, None)
         commits_before = wal_commits(path)
 
         async def write(index: int) -> bool:
-            mark = store.write_mark()
             record = transcript(f"final {index}", event_id=f"e{index}")
-            assert await store.add_transcript(record, NOW, commit=False)
-            await store.commit(mark)
+            assert await store.add_final(record, NOW, None)
             rows = await reader.execute_fetchall(
                 "SELECT COUNT(*) FROM transcripts WHERE event_id = ?", (f"e{index}",)
             )
@@ -437,17 +441,17 @@ async def test_a_failed_commit_fails_every_write_pending_since(tmp_path: Path) -
         )
         await db.commit()
         early = store.write_mark()  # a writer on its way: its write began, its commit later
-        assert await store.add_transcript(transcript("early", event_id="e1"), NOW, commit=False)
+        await pending(store, transcript("early", event_id="e1"))
         await db.execute("INSERT INTO child VALUES (42)")  # checked only at the commit
         mark = store.write_mark()
-        assert await store.add_transcript(transcript("failing", event_id="e2"), NOW, commit=False)
+        await pending(store, transcript("failing", event_id="e2"))
         with pytest.raises(sqlite3.IntegrityError):
             await store.commit(mark)
         await db.execute("DELETE FROM child")
         with pytest.raises(WriteLostError):
             await store.commit(early)
         late = store.write_mark()
-        assert await store.add_transcript(transcript("late", event_id="e3"), NOW, commit=False)
+        await pending(store, transcript("late", event_id="e3"))
         await store.commit(late)
     finally:
         await store.close()
@@ -455,7 +459,7 @@ async def test_a_failed_commit_fails_every_write_pending_since(tmp_path: Path) -
     try:
         # What the failed commit left open was committed later: the writers told to write
         # again find their finals there (a replay, acknowledged once).
-        assert await reopened.add_transcript(transcript("early", event_id="e1"), NOW) is False
+        assert await reopened.add_final(transcript("early", event_id="e1"), NOW, None) is False
         assert await reopened.count_transcripts() == 3
     finally:
         await reopened.close()
@@ -484,7 +488,7 @@ async def test_no_checkpoint_inside_a_commit_and_an_explicit_one_truncates(
         async with store.connection.execute("PRAGMA synchronous") as cursor:
             assert (await cursor.fetchone()) == (1,)  # NORMAL: see storage/database.py
         for index in range(300):
-            await store.add_transcript(transcript(f"line {index}", event_id=f"e{index}"), NOW)
+            await store.add_final(transcript(f"line {index}", event_id=f"e{index}"), NOW, None)
         assert wal_size(path) > 1024 * 1024  # past SQLite's own 1000-page autocheckpoint
         assert await store.checkpoint() is True
         assert wal_size(path) == 0
@@ -499,7 +503,7 @@ async def test_background_checkpoint_truncates_the_wal(tmp_path: Path) -> None:
     store = await ProactiveStore.open(path, checkpoint_interval=0.05)
     try:
         for index in range(300):
-            await store.add_transcript(transcript(f"line {index}", event_id=f"e{index}"), NOW)
+            await store.add_final(transcript(f"line {index}", event_id=f"e{index}"), NOW, None)
         for _ in range(200):
             if wal_size(path) <= 64 * 1024:
                 break
@@ -520,7 +524,7 @@ async def test_writable_reports_a_read_only_file(tmp_path: Path) -> None:
     store = await ProactiveStore.open(path)
     try:
         assert await store.writable() is None
-        await store.add_transcript(transcript("kept"), NOW)
+        await store.add_final(transcript("kept"), NOW, None)
         await store.connection.execute("PRAGMA query_only=ON")
         assert "readonly" in (await store.writable() or "")
         await store.connection.execute("PRAGMA query_only=OFF")

@@ -89,20 +89,15 @@ class ConversationStore(MemoryTables):
         text: str,
         language: str | None,
         now: datetime,
-        commit: bool = True,
     ) -> None:
-        """Add a turn to short-term memory; the schema's triggers add it to its episode
-        (opening it with its first turn) and drop the session's oldest turns.
-
-        ``commit=False``: written, not committed (the caller awaits the store's group commit).
-        """
+        """Add a turn to short-term memory and commit it; the schema's triggers add it to its
+        episode (opening it with its first turn) and drop the session's oldest turns."""
         await self._db.execute(
             "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
             " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (client_id, session_id, episode_id, speaker, text, language, now.isoformat()),
         )
-        if commit:
-            await self._store.commit()
+        await self._store.commit()
 
     async def get_episode(self, episode_id: str) -> EpisodeRecord | None:
         """One episode by its episode id."""

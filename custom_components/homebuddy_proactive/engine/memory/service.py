@@ -338,14 +338,12 @@ class MemoryEngine:
         speaker: str | None = None,
         language: str | None = None,
         new_topic: bool | None = None,
-        commit: bool = True,
     ) -> str | None:
         """Record a turn in short-term memory and its episode; return the episode id.
 
         A turn opens a new episode after a 30-minute silence or when it announces a new topic
         (``new_topic``: the caller's reading of the turn, read here when not given); the
-        previous episode is then closed with its summary. ``commit=False`` leaves the turn to
-        the caller's :meth:`ProactiveStore.commit`. A glasses final goes through
+        previous episode is then closed with its summary. A glasses final goes through
         :meth:`record_final` instead (its transcript and turn in one write).
         """
         text = text.strip()
@@ -366,7 +364,6 @@ class MemoryEngine:
                 text=text,
                 language=language,
                 now=now,
-                commit=commit,
             )
             self._open_episodes.turn(client_id, session_id, episode_id, now)
         self._heard(

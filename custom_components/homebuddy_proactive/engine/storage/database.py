@@ -7,8 +7,7 @@ room and the alarms use :attr:`ProactiveStore.connection` for their own tables. 
 committed before the call returns, so a caller that acknowledges after awaiting a write never
 acknowledges something that is not committed. A final (``add_final``: its transcript and its
 turn, one statement) is run by the group commit (``commits.py``): the finals of many sockets
-share one call into the database's thread and one commit; a write asked with ``commit=False``
-is committed by a later :meth:`ProactiveStore.commit`.
+share one call into the database's thread and one commit.
 
 Durability: ``synchronous=NORMAL`` in WAL mode: every commit (every acknowledged final) is in
 the WAL before the call returns, so it survives a crash of the process; the WAL is synced at

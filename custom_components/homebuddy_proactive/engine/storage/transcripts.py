@@ -95,40 +95,6 @@ class TranscriptTable:
         async def commit(self, mark: int | None = None) -> None:
             """:meth:`ProactiveStore.commit` (the group commit)."""
 
-    async def add_transcript(
-        self, record: TranscriptRecord, received_at: datetime, *, commit: bool = True
-    ) -> bool:
-        """Store one final transcript alone; return False when it was already there (a replay).
-
-        (A socket's final goes through :meth:`add_final`, with its turn, in its group commit.)
-
-        The same final is the same session, event id and text; the insert looks for it in
-        the same statement, whatever the time, socket or process since the first copy was
-        stored. With
-        ``commit=False`` the row is written, not yet committed: the caller awaits
-        :meth:`ProactiveStore.commit` before it acknowledges (a replay too: the row it ran
-        into may be another caller's, not committed yet).
-        """
-        cursor = await self._db.execute(
-            "INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,"
-            " timestamp, received_at) SELECT :event, :client, :session, :text, :speaker,"
-            " :language, :timestamp, :received WHERE NOT EXISTS (SELECT 1 FROM transcripts"
-            " WHERE session_id = :session AND event_id = :event AND text = :text)",
-            {
-                "event": record.event_id,
-                "client": record.client_id,
-                "session": record.session_id,
-                "text": record.text,
-                "speaker": record.speaker,
-                "language": record.language,
-                "timestamp": record.timestamp.isoformat(),
-                "received": received_at.isoformat(),
-            },
-        )
-        if commit:
-            await self.commit()
-        return cursor.rowcount > 0
-
     async def add_final(
         self, record: TranscriptRecord, received_at: datetime, turn: FinalTurn | None
     ) -> bool:
