@@ -472,7 +472,17 @@ class Simulator:
         if insights():
             return Outcome(label, False, f"{ack_text}; {describe(insights())}")
         if triggered:
-            return Outcome(label, False, f"{ack_text}: the server meant to show a card")
+            if event_id in inbox.errors:
+                # No card came because the server could not make one (the model is down, say):
+                # the script expected none, but the server wanted to show one.
+                error = inbox.errors[event_id][0]
+                return Outcome(
+                    label,
+                    False,
+                    f"{ack_text}: no card was expected, but the server tried to make one"
+                    f" (error {error.get('code')}: {error.get('message')})",
+                )
+            return Outcome(label, False, f"{ack_text}: no card was expected, but one was promised")
         return Outcome(label, True, f"{ack_text}, no insight")
 
     # -- scenario mode -----------------------------------------------------------------------

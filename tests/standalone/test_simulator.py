@@ -111,6 +111,23 @@ async def test_scenario(server: ServerProcess) -> None:
         assert f"PASS {check}" in output, output
 
 
+async def test_a_card_the_server_could_not_make_is_named_as_such(
+    start_server: ServerFactory, tmp_path: Path
+) -> None:
+    """With the model down, a question expected to get no card fails with the server's error."""
+    server = await start_server(OLLAMA_BASE_URL=f"http://127.0.0.1:{free_port()}")
+    script = tmp_path / "down.txt"
+    script.write_text("FINAL: Where is the station?\nEXPECT_NO_INSIGHT:\n", encoding="utf-8")
+    code, output = await run_simulator(
+        "--file", str(script), "--url", server.ws_url, "--timeout", "10", env=CREDENTIALS
+    )
+    assert code == 1, output
+    assert "FAIL line 2 EXPECT_NO_INSIGHT (for line 1)" in output, output
+    assert "no card was expected, but the server tried to make one (error llm_unavailable" in (
+        output
+    ), output
+
+
 async def test_failed_expectation_exits_1_with_line_numbers(
     server: ServerProcess, tmp_path: Path
 ) -> None:
