@@ -92,6 +92,7 @@ from .engine.assist import (
     parse_alarm_time,
     question_key,
     replay_scope,
+    said_back,
     say,
     spoken_language,
     spoken_time,
@@ -410,10 +411,12 @@ class HomeBuddyAssistant:
         facts = [m.content.rstrip(" .") + "." for m in told_memories(memories, RECALL_LIMIT)]
         if not facts:
             if subject:
-                return say("memory_nothing", lang, subject=subject)
+                return say("memory_nothing", lang, subject=said_back(subject, lang))
             return say("memory_nothing_any", lang)
         if subject:
-            return say("memory_recall", lang, subject=subject, facts=" ".join(facts))
+            return say(
+                "memory_recall", lang, subject=said_back(subject, lang), facts=" ".join(facts)
+            )
         return say("memory_recall_any", lang, facts=" ".join(facts))
 
     async def _router_context(self, turn: AssistTurn) -> RouterContext:

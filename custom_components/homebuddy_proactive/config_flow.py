@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final
-from urllib.parse import urlparse
 
 import voluptuous as vol
 from homeassistant.config_entries import (
@@ -67,6 +66,7 @@ from .engine.config import (
     ConfigError,
     EngineConfig,
     TuningSetting,
+    http_url,
     validate_tuning,
 )
 from .engine.const import DETECTOR_CONVERSATE, DETECTOR_HEURISTIC, DETECTOR_MODES
@@ -84,7 +84,7 @@ URL_SCHEMA: Final = vol.Schema(
 DETECTOR_MODE_SELECTOR: Final = SelectSelector(
     SelectSelectorConfig(
         options=list(DETECTOR_MODES),
-        mode=SelectSelectorMode.DROPDOWN,
+        mode=SelectSelectorMode.LIST,
         translation_key=CONF_DETECTOR_MODE,
     )
 )
@@ -156,11 +156,7 @@ def embedding_model_selector(models: list[str], current: str) -> Selector[Any]:
 def _news_url(value: Any) -> str:
     """Return an http(s) feed address, or "" for no news."""
     url = str(value or "").strip()
-    if url:
-        parsed = urlparse(url)
-        if parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise ConfigError("not an http(s) URL")
-    return url
+    return http_url(url) if url else url
 
 
 def _memory_links(value: Any) -> str:
@@ -492,6 +488,10 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
         """Remember ``url`` and its models; return the form errors (empty on success)."""
         url = url.strip()
         self._url = url
+        try:
+            http_url(url)
+        except ConfigError:
+            return {CONF_URL: "invalid_url"}
         try:
             models = await async_list_models(url)
         except ModelUnavailableError:

@@ -93,12 +93,21 @@ async def test_assist_options_are_offered_saved_and_shown_again(
     [
         ({CONF_NEWS_URL: "ftp://example.org/feed"}, {CONF_NEWS_URL: "invalid_url"}),
         ({CONF_NEWS_URL: "les nouvelles"}, {CONF_NEWS_URL: "invalid_url"}),
+        ({CONF_NEWS_URL: "https://example.org:rss/feed"}, {CONF_NEWS_URL: "invalid_url"}),
         ({CONF_ACTIONS_PER_MINUTE: 2.5}, {CONF_ACTIONS_PER_MINUTE: "invalid_range"}),
         ({CONF_ACTIONS_PER_MINUTE: 0}, {CONF_ACTIONS_PER_MINUTE: "invalid_range"}),
         ({CONF_MEMORY_LINKS: "person.lea"}, {CONF_MEMORY_LINKS: "invalid_memory_links"}),
         ({CONF_MEMORY_LINKS: "a = global"}, {CONF_MEMORY_LINKS: "invalid_memory_links"}),
     ],
-    ids=["not_http", "not_a_url", "fractional", "zero", "link_without_client", "link_to_global"],
+    ids=[
+        "not_http",
+        "not_a_url",
+        "port_not_a_number",
+        "fractional",
+        "zero",
+        "link_without_client",
+        "link_to_global",
+    ],
 )
 async def test_assist_option_errors_keep_the_form(
     hass: HomeAssistant,

@@ -207,6 +207,31 @@ async def test_user_flow_nothing_listening_then_recovers(
     assert result["data"][CONF_URL] == fake_ollama.url
 
 
+@pytest.mark.parametrize(
+    "typed",
+    ["http://127.0.0.1:11434http://127.0.0.1:11999", "http://127.0.0.1:99999", "127.0.0.1:11434"],
+    ids=["two_addresses_run_together", "port_out_of_range", "no_scheme"],
+)
+async def test_user_flow_malformed_url_is_named_on_its_field(
+    hass: HomeAssistant, fake_ollama: FakeOllama, caplog: pytest.LogCaptureFixture, typed: str
+) -> None:
+    """An address typed wrong is refused on its field, kept in the form, and logs nothing."""
+    result = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_URL: typed})
+    assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "user"
+    assert result["errors"] == {CONF_URL: "invalid_url"}
+    assert _default(result, CONF_URL) == typed
+    assert "Traceback" not in caplog.text
+    assert "Unexpected error" not in caplog.text
+
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_URL: fake_ollama.url}
+    )
+    result = await _finish_model_step(hass, result)
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
 @pytest.mark.usefixtures("socket_enabled")
 async def test_user_flow_unexpected_answer_then_recovers(
     hass: HomeAssistant, caplog: pytest.LogCaptureFixture

@@ -983,6 +983,11 @@ async def test_remember_and_recall(
     assert recall.speech == "Voici ce que je sais sur Claire : ma fille s'appelle Claire."
     nothing = await ask(hass, entry, "What do you know about Bernard?", language="en")
     assert nothing.speech == "I don't know anything about Bernard yet."
+    # The speaker's "my" is said back as "your" ("vous" in French, "σας" in Greek).
+    mine = await ask(hass, entry, "What do you know about my sister Lea?", language="en")
+    assert mine.speech == "I don't know anything about your sister Lea yet."
+    daughter = await ask(hass, entry, "Qu'est-ce que tu sais sur ma fille ?")
+    assert daughter.speech == "Voici ce que je sais sur votre fille : ma fille s'appelle Claire."
     assert fake_ollama.chat_count == 0
 
 

@@ -103,6 +103,8 @@ def test_explicitly_empty_credentials_leave_auth_unconfigured(name: str) -> None
         ("DETECTOR_MODE", "eager"),
         ("LOG_LEVEL", "LOUD"),
         ("OLLAMA_BASE_URL", "192.168.68.112:11434"),
+        ("OLLAMA_BASE_URL", "http://127.0.0.1:11434http://127.0.0.1:11999"),
+        ("OLLAMA_BASE_URL", "http://127.0.0.1:99999"),
     ],
 )
 def test_bad_values_name_the_variable(name: str, value: str) -> None:

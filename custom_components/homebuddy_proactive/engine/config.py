@@ -10,12 +10,33 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from .const import DETECTOR_CONVERSATE, DETECTOR_MODES
 
 
 class ConfigError(ValueError):
     """A configuration value is missing, of the wrong type or out of range."""
+
+
+def http_url(value: str) -> str:
+    """``value`` without surrounding blanks, once it reads as an http(s) address with a host.
+
+    The Ollama server's address and a news feed's are checked here, so that an address typed
+    wrong (a port that is not a number, two addresses run together) is refused when it is
+    given, with :class:`ConfigError`, instead of failing when it is first used.
+    """
+    url = value.strip()
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # a port that is not a number from 0 to 65535 raises here
+    except ValueError as err:
+        raise ConfigError(f"not a valid address: {err}") from err
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError("not an http:// or https:// address with a host")
+    if port == 0 or any(character.isspace() for character in url):
+        raise ConfigError("not a valid address")
+    return url
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -40,7 +40,7 @@ from .freshness import (
     mentions_the_moment,
     names_a_device,
 )
-from .memory_phrases import match_memory_recall, match_memory_save
+from .memory_phrases import match_memory_recall, match_memory_save, said_back
 from .news import NewsReader, NewsUnavailableError, clean_title, parse_feed
 from .phrases import (
     PHRASES,
@@ -141,6 +141,7 @@ __all__ = [
     "parse_feed",
     "question_key",
     "replay_scope",
+    "said_back",
     "same_alarm",
     "say",
     "spoken_language",

@@ -6,6 +6,7 @@ written in natural spelling and compiled against folded text.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from ..text.normalize import compile_folded
@@ -149,3 +150,46 @@ def match_memory_recall(text: str) -> str | None:
     subject = _original_span(text, folded, start, end)
     subject = subject.strip().rstrip(" ?;!.,")
     return subject[:MAX_NAME] or None
+
+
+# The speaker's own words for themselves, as the reply says them back (the replies say "vous"
+# in French and "σας" in Greek): "my sister Lea" is answered about "your sister Lea".
+_SAID_BACK: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "my": "your",
+        "mine": "yours",
+        "me": "you",
+        "myself": "yourself",
+        "our": "your",
+        "ours": "yours",
+        "us": "you",
+    },
+    "fr": {
+        "mon": "votre",
+        "ma": "votre",
+        "mes": "vos",
+        "moi": "vous",
+        "notre": "votre",
+        "nos": "vos",
+    },
+    "el": {"μου": "σας", "μας": "σας", "εμένα": "εσάς", "εμάς": "εσάς"},
+}
+_SAID_BACK_RE: Final = {
+    language: re.compile(r"\b(" + "|".join(words) + r")\b", re.IGNORECASE)
+    for language, words in _SAID_BACK.items()
+}
+
+
+def said_back(subject: str, language: str) -> str:
+    """``subject`` as the assistant says it back to the speaker ("my sister" → "your sister")."""
+    base = language.split("-", maxsplit=1)[0].lower()
+    pattern, words = _SAID_BACK_RE.get(base), _SAID_BACK.get(base)
+    if pattern is None or words is None:
+        return subject
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(1)
+        other = words[word.lower()]
+        return other[:1].upper() + other[1:] if word[:1].isupper() else other
+
+    return pattern.sub(swap, subject)

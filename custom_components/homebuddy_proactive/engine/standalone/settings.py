@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
 
-from ..config import TUNING_SETTINGS, ConfigError, EngineConfig, validate_tuning
+from ..config import TUNING_SETTINGS, ConfigError, EngineConfig, http_url, validate_tuning
 from ..const import DETECTOR_CONVERSATE, DETECTOR_MODES
 
 DEFAULT_HOST: Final = "0.0.0.0"
@@ -80,11 +80,12 @@ class ServerSettings:
             return value or default
 
         base_url = get("OLLAMA_BASE_URL", DEFAULT_OLLAMA_BASE_URL).rstrip("/")
-        parts = urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        try:
+            http_url(base_url)
+        except ConfigError as err:
             raise ConfigError(
-                f"OLLAMA_BASE_URL must be an http:// or https:// URL, got {base_url!r}"
-            )
+                f"OLLAMA_BASE_URL must be an http:// or https:// URL, got {base_url!r} ({err})"
+            ) from None
         mode = get("DETECTOR_MODE", DETECTOR_CONVERSATE).lower()
         if mode not in DETECTOR_MODES:
             raise ConfigError(
