@@ -7,7 +7,6 @@ import contextlib
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
-from urllib.parse import urlsplit, urlunsplit
 
 from homeassistant.const import EVENT_HOMEASSISTANT_STOP, Platform
 from homeassistant.core import Event, HomeAssistant, callback
@@ -34,7 +33,7 @@ from .const import (
     ISSUE_NO_MODEL,
     ISSUE_OLLAMA_UNREACHABLE,
 )
-from .engine.config import ConfigError, EngineConfig
+from .engine.config import ConfigError, EngineConfig, without_userinfo
 from .engine.llm import ModelUnavailableError, OllamaModel
 from .engine.memory import MAINTENANCE_INTERVAL
 from .engine.proactive.engine import Insight, ProactiveEngine
@@ -88,12 +87,7 @@ def engine_config(entry: HomeBuddyConfigEntry) -> EngineConfig:
 
 def display_url(url: str) -> str:
     """The Ollama URL as shown in a repair issue: without a user name or password."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit(parts._replace(netloc=netloc))
+    return without_userinfo(url)
 
 
 @callback

@@ -184,14 +184,17 @@ async def test_ollama_going_away_later_raises_the_repair_and_it_clears(
 
 
 async def test_the_url_in_the_repair_has_no_password(
-    hass: HomeAssistant, ollama_down: FakeOllama
+    hass: HomeAssistant, ollama_down: FakeOllama, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Credentials in the Ollama URL never reach the repairs dashboard."""
+    """Credentials in the Ollama URL never reach the repairs dashboard or the log, which
+    names the server that failed."""
     url = ollama_down.url.replace("http://", "http://user:secret@")
     await set_up_entry(hass, config_entry(url))
     issue = ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_OLLAMA_UNREACHABLE)
     assert issue is not None
     assert issue.translation_placeholders == {"url": ollama_down.url}
+    assert f"({ollama_down.url}): cannot connect" in caplog.text
+    assert "secret" not in caplog.text
 
 
 async def test_an_entry_without_a_model_works_on_local_rules(

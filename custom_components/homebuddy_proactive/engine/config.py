@@ -39,6 +39,14 @@ def http_url(value: str) -> str:
     return url
 
 
+def without_userinfo(url: str) -> str:
+    """``url`` without a ``user:password@`` part: safe to log or to show in a repair."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
 @dataclass(frozen=True, kw_only=True)
 class TuningSetting:
     """One tunable value: its option key, environment variable, default and range."""

@@ -32,6 +32,8 @@ import numpy.typing as npt
 import ollama
 import orjson
 
+from .config import without_userinfo
+
 LOGGER = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
@@ -437,7 +439,7 @@ class OllamaModel:
         self._set_available(False)
         description = _describe(err)
         self.stats.last_error = description
-        self._log_once(f"Ollama {what} failed: {description}")
+        self._log_once(f"Ollama {what} failed ({without_userinfo(self.base_url)}): {description}")
 
     def _embed_failed(self, description: str) -> None:
         self.stats.embed_failures += 1

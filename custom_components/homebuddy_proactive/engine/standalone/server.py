@@ -27,7 +27,7 @@ from typing import Final, cast
 import aiosqlite
 from aiohttp import web
 
-from ..config import ConfigError
+from ..config import ConfigError, without_userinfo
 from ..llm import ModelUnavailableError, OllamaModel
 from ..proactive.engine import ProactiveEngine
 from ..proactive.prompt import model_context_tokens
@@ -46,7 +46,7 @@ from .auth import (
 )
 from .errors import BODY_TIMEOUT_KEY, RequestError, identifier, json_errors
 from .logs import PathOnlyAccessLogger, configure_logging
-from .settings import DEFAULT_AUTH_PASSWORD, ServerSettings, without_userinfo
+from .settings import DEFAULT_AUTH_PASSWORD, ServerSettings
 
 __all__ = ["API_KEY", "StandaloneApi", "StandaloneRuntime", "create_app", "main"]
 

@@ -10,9 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
-from urllib.parse import urlsplit
 
-from ..config import TUNING_SETTINGS, ConfigError, EngineConfig, http_url, validate_tuning
+from ..config import (
+    TUNING_SETTINGS,
+    ConfigError,
+    EngineConfig,
+    http_url,
+    validate_tuning,
+)
 from ..const import DETECTOR_CONVERSATE, DETECTOR_MODES
 
 DEFAULT_HOST: Final = "0.0.0.0"
@@ -184,11 +189,3 @@ def _whole_number(
     if not minimum <= value <= maximum:
         raise ConfigError(f"{name} must be between {minimum} and {maximum}, got {raw!r}")
     return value
-
-
-def without_userinfo(url: str) -> str:
-    """The URL without ``user:password@`` (safe to log)."""
-    parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
