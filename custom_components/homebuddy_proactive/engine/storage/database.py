@@ -56,6 +56,7 @@ from .memory_schema import (
     MEMORY_SCHEMA_V10,
     MEMORY_SCHEMA_V11,
     MEMORY_SCHEMA_V13,
+    MEMORY_SCHEMA_V15,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
@@ -188,6 +189,10 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_VECTOR_SCHEMA_V12,
     # v13: a final's text is written once, with its turn, in one statement.
     (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
+    # v14: memory retrieval's (``memory_search``), merged in place of this empty one.
+    (),
+    # v15: a final no longer updates its episode's row, and trims short-term turns in batches.
+    MEMORY_SCHEMA_V15,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
