@@ -395,6 +395,8 @@ async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Fina
     assert [e["content"] for e in listed if e["session_id"] == "kitchen"] == kitchen[::-1]
     assert len([e for e in listed if e["session_id"] == "garden"]) == 15
     assert (await finals.engine.counts())[STORE_SHORT_TERM] == 35
+    ids = [int(str(e["id"])) for e in listed]
+    assert len(set(ids)) == len(ids)  # unique across sessions (the store gives them, v15)
     stored = await finals.count("SELECT COUNT(*) FROM memory_turns WHERE session_id = 'kitchen'")
     assert 20 <= stored < 20 + 2 * 16
     # The episodes keep every turn.
@@ -459,6 +461,9 @@ async def test_a_v13_file_keeps_its_episodes_and_turns_after_the_upgrade(tmp_pat
             "A new final.",
             "Another one.",
         ]
+        ids = [t.id for t in await engine.recent_turns("s1")]
+        assert ids[:3] == [1, 2, 3]
+        assert ids[3] > 28 and ids[4] > ids[3]  # after every stored turn's
         episode = await engine.close_episode("c1", "s1")
         assert episode is not None
         assert (episode.turn_count, episode.end_time) == (7, clock.now)

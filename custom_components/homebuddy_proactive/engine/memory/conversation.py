@@ -102,9 +102,18 @@ class ConversationStore(MemoryTables):
         """Add a turn to short-term memory and commit it; the schema's triggers add it to its
         episode (opening it with its first turn) and drop the session's oldest turns."""
         await self._db.execute(
-            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
-            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (client_id, session_id, episode_id, speaker, text, language, now.isoformat()),
+            "INSERT INTO memory_turns (id, client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self._store.next_turn_id(),
+                client_id,
+                session_id,
+                episode_id,
+                speaker,
+                text,
+                language,
+                now.isoformat(),
+            ),
         )
         await self._store.commit()
 

@@ -434,20 +434,44 @@ MEMORY_SCHEMA_V13: Final[tuple[str, ...]] = (
 # v14 belongs to memory retrieval (``memory_search``); the merger puts it in place of the empty
 # migration in ``database.py``.
 
-# v15: a final writes one page fewer, and runs fewer statements. A turn no longer updates its
-# episode's row (its end time and turn count were rewritten with every final): they are read
-# from the episode's newest turn while it is open and written into its row when it closes
-# (``EPISODE_END_TIME``, ``EPISODE_TURN_COUNT``, ``CLOSED_COUNTS``); an open episode's
-# ``turn_count`` becomes the turns it had before its turns were numbered. A session's oldest
-# short-term turns go in one batch when a turn's id is a multiple of SHORT_TERM_TRIM_EVERY
-# instead of one by one with every turn, by one range delete (the per-turn ``NOT IN`` built a
-# list of the session's turns); reads take the newest SHORT_TERM_TURNS of a session
-# (``SHORT_TERM_KEPT``), so they see what they saw before. Every row is kept.
+# v15: a final writes two pages fewer, and runs fewer statements.
+# - A turn no longer updates its episode's row (its end time and turn count were rewritten with
+#   every final): they are read from the episode's newest turn while it is open and written into
+#   its row when it closes (``EPISODE_END_TIME``, ``EPISODE_TURN_COUNT``, ``CLOSED_COUNTS``); an
+#   open episode's ``turn_count`` becomes the turns it had before its turns were numbered.
+# - Short-term turns are one B-tree ordered by session and id (``WITHOUT ROWID``; a table and
+#   its session index before: two pages per turn, and a session's turns scattered over both).
+#   Ids stay unique across sessions and keep growing: the store gives them
+#   (:meth:`ProactiveStore.next_turn_id`); the stored turns keep theirs.
+# - A session's oldest short-term turns go in one batch, when a turn's id is a multiple of
+#   SHORT_TERM_TRIM_EVERY, by one range delete (one per turn before, by a ``NOT IN`` listing the
+#   session's turns); reads take a session's newest SHORT_TERM_TURNS (``SHORT_TERM_KEPT``), so
+#   they see what they saw before.
+# Every row is kept.
 MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
     "UPDATE memory_episodes SET turn_count = turn_count - COALESCE((SELECT MAX(number)"
     " FROM memory_episode_turns WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
     "), 0) WHERE closed_at IS NULL",
     "DROP TRIGGER memory_turns_episode",
+    "DROP TRIGGER memory_turns_bound",
+    "DROP TRIGGER final_writes_insert",
+    """CREATE TABLE memory_turns_v15 (
+        session_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        client_id TEXT NOT NULL,
+        episode_id TEXT,
+        speaker TEXT,
+        text TEXT NOT NULL,
+        language TEXT,
+        created_at TEXT NOT NULL,
+        transcript_id INTEGER,
+        PRIMARY KEY (session_id, id)
+    ) WITHOUT ROWID""",
+    "INSERT INTO memory_turns_v15 (session_id, id, client_id, episode_id, speaker, text,"
+    " language, created_at, transcript_id) SELECT session_id, id, client_id, episode_id,"
+    " speaker, text, language, created_at, transcript_id FROM memory_turns",
+    "DROP TABLE memory_turns",
+    "ALTER TABLE memory_turns_v15 RENAME TO memory_turns",
     f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
     WHEN new.episode_id IS NOT NULL BEGIN
         INSERT OR IGNORE INTO memory_episodes
@@ -461,7 +485,6 @@ MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
                 new.created_at, new.transcript_id
             FROM memory_episode_turns WHERE episode_id = new.episode_id;
     END""",
-    "DROP TRIGGER memory_turns_bound",
     f"""CREATE TRIGGER memory_turns_bound AFTER INSERT ON memory_turns
     WHEN new.id % {SHORT_TERM_TRIM_EVERY} = 0 BEGIN
         DELETE FROM memory_turns WHERE session_id = new.session_id AND id <= (
