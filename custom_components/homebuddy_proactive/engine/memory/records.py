@@ -276,9 +276,10 @@ def factual_dict(memory: MemoryRecord) -> dict[str, Any]:
 type LongTermRecord = MemoryRecord | EpisodeRecord | ProcedureRecord | AffectRecord
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class OpenEpisode:
-    """An open episode, without its turns: what each new turn needs to know."""
+    """An open episode, without its turns: what each new turn needs to know (not frozen: the
+    cache of open episodes moves its end time with each turn, ``open_episodes.py``)."""
 
     episode_id: str
     session_id: str
