@@ -3,7 +3,8 @@
 Seed 001's memory system made persistent: short-term turns, episodes, procedures, factual
 memories and affective memories live in the engine's SQLite file (``stores.py``), scoped by
 client and ``global``. :class:`MemoryEngine` is the room's facade: it validates requests
-(``validation.py``), follows conversations into episodes and their summaries (``episodes.py``),
+(``validation.py``), records each turn into short-term memory and its episode
+(``recording.py``), closes episodes with their summaries (``episodes.py``),
 retrieves memories for a prompt (``recall.py``) and runs the decay rules on a schedule the host
 gives it (``maintenance.py``), and learns lasting facts from conversation, remembering what
 they change (``learner.py``, ``learning.py``, ``history.py``). The user lists, corrects, forgets
@@ -11,7 +12,9 @@ and exports memories, and sees a fact's history, through both hosts. Nothing her
 memory's contents.
 
 Past 600 lines for a reason: this is the one class both hosts call, so every public operation
-of the room is here; each is a few lines over the modules named above, where the work is.
+of the room is here; each is a few lines over the modules named above, where the work is (the
+closing of episodes and their model summaries, which the hosts tune through this class's
+attributes, is the largest part left here).
 """
 
 from __future__ import annotations
