@@ -470,3 +470,36 @@ async def test_a_v13_file_keeps_its_episodes_and_turns_after_the_upgrade(tmp_pat
     finally:
         await engine.close()
         await store.close()
+
+
+async def test_a_final_whose_caller_went_away_is_committed_with_the_others(
+    finals: Finals,
+) -> None:
+    """A socket closing while its final waits for the commit cancels its own wait only: the
+    other finals of that commit are answered, and its row is committed (sent again: a replay)."""
+    for n in range(3):
+        assert await finals.final(f"Warming session {n}.", session=f"s{n}")
+    now = finals.clock.now + timedelta(minutes=1)
+    records = [
+        TranscriptRecord(
+            event_id="w",
+            client_id="c1",
+            session_id=f"s{n}",
+            text=f"Session {n} waits for its commit.",
+            speaker=None,
+            language="en",
+            timestamp=now,
+        )
+        for n in range(3)
+    ]
+    tasks = [
+        asyncio.create_task(finals.engine.record_final(r, now, language="en", new_topic=False))
+        for r in records
+    ]
+    await asyncio.sleep(0)  # each has handed its statement to the coming commit
+    tasks[1].cancel()
+    assert await tasks[0] and await tasks[2]
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    assert not await finals.engine.record_final(records[1], now, language="en", new_topic=False)
+    assert [t.text for t in await finals.engine.recent_turns("s1")][-1] == records[1].text
