@@ -384,24 +384,30 @@ async def test_a_long_open_episode_is_not_idle_and_closing_keeps_its_counts(
 
 async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Finals) -> None:
     """Older turns go in batches (v15), yet short-term memory, its listing and its count show
-    each session's newest 20 turns only, and the file keeps a bounded number of them."""
+    each session's newest 20 turns only, and the file keeps a bounded number of each session's
+    (sessions taking turns too)."""
     for n in range(45):
         await finals.final(f"Kitchen sentence {n}.", session="kitchen")
+        await finals.final(f"Garden sentence {n}.", session="garden")
         if n % 3 == 0:
-            await finals.final(f"Garden sentence {n}.", session="garden")
+            await finals.final(f"Porch sentence {n}.", session="porch")
     kitchen = [f"Kitchen sentence {n}." for n in range(25, 45)]
     assert [t.text for t in await finals.engine.recent_turns("kitchen", 100)] == kitchen
     listed = await finals.engine.overview("c1", STORE_SHORT_TERM)
     assert [e["content"] for e in listed if e["session_id"] == "kitchen"] == kitchen[::-1]
-    assert len([e for e in listed if e["session_id"] == "garden"]) == 15
-    assert (await finals.engine.counts())[STORE_SHORT_TERM] == 35
+    assert len([e for e in listed if e["session_id"] == "garden"]) == 20
+    assert len([e for e in listed if e["session_id"] == "porch"]) == 15
+    assert (await finals.engine.counts())[STORE_SHORT_TERM] == 55
     ids = [int(str(e["id"])) for e in listed]
     assert len(set(ids)) == len(ids)  # unique across sessions (the store gives them, v15)
-    stored = await finals.count("SELECT COUNT(*) FROM memory_turns WHERE session_id = 'kitchen'")
-    assert 20 <= stored < 20 + 2 * 16
+    for session in ("kitchen", "garden"):
+        stored = await finals.count(
+            "SELECT COUNT(*) FROM memory_turns WHERE session_id = ?", session
+        )
+        assert 20 <= stored <= 20 + 16
     # The episodes keep every turn.
     counts = {e["session_id"]: e["turn_count"] for e in await finals.episodes()}
-    assert counts == {"kitchen": 45, "garden": 15}
+    assert counts == {"kitchen": 45, "garden": 45, "porch": 15}
 
 
 async def test_a_v13_file_keeps_its_episodes_and_turns_after_the_upgrade(tmp_path: Path) -> None:

@@ -18,8 +18,8 @@ SHORT_TERM_TURNS: Final = 20
 MAX_EPISODE_TURNS: Final = 200
 # From v11 an episode's oldest turns go in batches, every this many turns (see v11).
 EPISODE_TRIM_EVERY: Final = 32
-# From v15 a session's oldest short-term turns go in batches, when a turn's id is a multiple of
-# this (see v15).
+# From v15 a session's oldest short-term turns go in batches: once it holds this many more than
+# SHORT_TERM_TURNS (see v15).
 SHORT_TERM_TRIM_EVERY: Final = 16
 MAX_EPISODE_TURN_CHARACTERS: Final = 1000
 
@@ -443,10 +443,10 @@ MEMORY_SCHEMA_V13: Final[tuple[str, ...]] = (
 #   its session index before: two pages per turn, and a session's turns scattered over both).
 #   Ids stay unique across sessions and keep growing: the store gives them
 #   (:meth:`ProactiveStore.next_turn_id`); the stored turns keep theirs.
-# - A session's oldest short-term turns go in one batch, when a turn's id is a multiple of
-#   SHORT_TERM_TRIM_EVERY, by one range delete (one per turn before, by a ``NOT IN`` listing the
-#   session's turns); reads take a session's newest SHORT_TERM_TURNS (``SHORT_TERM_KEPT``), so
-#   they see what they saw before.
+# - A session's oldest short-term turns go in one batch, once it holds SHORT_TERM_TRIM_EVERY
+#   more than SHORT_TERM_TURNS, by one range delete (one per turn before, by a ``NOT IN``
+#   listing the session's turns); reads take a session's newest SHORT_TERM_TURNS
+#   (``SHORT_TERM_KEPT``), so they see what they saw before.
 # Every row is kept.
 MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
     "UPDATE memory_episodes SET turn_count = turn_count - COALESCE((SELECT MAX(number)"
@@ -486,7 +486,8 @@ MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
             FROM memory_episode_turns WHERE episode_id = new.episode_id;
     END""",
     f"""CREATE TRIGGER memory_turns_bound AFTER INSERT ON memory_turns
-    WHEN new.id % {SHORT_TERM_TRIM_EVERY} = 0 BEGIN
+    WHEN EXISTS (SELECT 1 FROM memory_turns WHERE session_id = new.session_id
+        ORDER BY id DESC LIMIT 1 OFFSET {SHORT_TERM_TURNS + SHORT_TERM_TRIM_EVERY - 1}) BEGIN
         DELETE FROM memory_turns WHERE session_id = new.session_id AND id <= (
             SELECT id FROM memory_turns WHERE session_id = new.session_id
             ORDER BY id DESC LIMIT 1 OFFSET {SHORT_TERM_TURNS});
