@@ -246,7 +246,7 @@ async def test_a_v12_file_keeps_its_turns_and_replays_after_the_upgrade(tmp_path
     engine = MemoryEngine(store, clock)
     feed = Finals(store, engine, clock)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 13
+        assert await store.schema_version() == SCHEMA_VERSION
         assert [t.text for t in await engine.recent_turns("s1")] == [
             f"Old final {n}." for n in range(3)
         ]
@@ -347,3 +347,165 @@ async def test_a_replay_after_a_silence_closes_nothing(finals: Finals) -> None:
     first, second = await finals.episodes()
     assert first["closed_at"] is not None
     assert [turn["text"] for turn in second["turns"]] == ["Now the roses."]  # type: ignore[attr-defined]
+
+
+async def test_a_long_open_episode_is_not_idle_and_closing_keeps_its_counts(
+    finals: Finals,
+) -> None:
+    """A final no longer rewrites its episode's row (v15), yet an episode opened an hour ago
+    whose last final is recent shows that final's time, is not closed as idle, and once closed
+    keeps its end time and turn count."""
+    for _ in range(7):
+        await finals.final("Still talking about the garden.")
+        finals.clock.now += timedelta(minutes=9)  # 10 minutes apart: never a 30-minute silence
+    last = finals.clock.now - timedelta(minutes=9)
+    (episode,) = await finals.episodes()
+    assert episode["turn_count"] == 7
+    assert episode["end_time"] == last.isoformat()
+    report = await finals.engine.run_maintenance(last + timedelta(minutes=20))
+    assert report.episodes_closed == 0
+    assert (await finals.episodes())[0]["closed_at"] is None
+
+    closed = await finals.engine.close_episode("c1", "s1")
+    assert closed is not None
+    assert (closed.turn_count, closed.end_time) == (7, last)
+    # Written into its row: no longer read from its turns (compaction deletes them).
+    row = list(
+        await finals.store.connection.execute_fetchall(
+            "SELECT turn_count, end_time FROM memory_episodes WHERE episode_id = ?",
+            (closed.episode_id,),
+        )
+    )
+    assert row == [(7, last.isoformat())]
+    await finals.store.connection.execute("DELETE FROM memory_episode_turns")
+    (episode,) = await finals.episodes()
+    assert (episode["turn_count"], episode["end_time"]) == (7, last.isoformat())
+
+
+async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Finals) -> None:
+    """Older turns go in batches (v15), yet short-term memory, its listing and its count show
+    each session's newest 20 turns only, and the file keeps a bounded number of each session's
+    (sessions taking turns too)."""
+    for n in range(45):
+        await finals.final(f"Kitchen sentence {n}.", session="kitchen")
+        await finals.final(f"Garden sentence {n}.", session="garden")
+        if n % 3 == 0:
+            await finals.final(f"Porch sentence {n}.", session="porch")
+    kitchen = [f"Kitchen sentence {n}." for n in range(25, 45)]
+    assert [t.text for t in await finals.engine.recent_turns("kitchen", 100)] == kitchen
+    listed = await finals.engine.overview("c1", STORE_SHORT_TERM)
+    assert [e["content"] for e in listed if e["session_id"] == "kitchen"] == kitchen[::-1]
+    assert len([e for e in listed if e["session_id"] == "garden"]) == 20
+    assert len([e for e in listed if e["session_id"] == "porch"]) == 15
+    assert (await finals.engine.counts())[STORE_SHORT_TERM] == 55
+    ids = [int(str(e["id"])) for e in listed]
+    assert len(set(ids)) == len(ids)  # unique across sessions (the store gives them, v15)
+    for session in ("kitchen", "garden"):
+        stored = await finals.count(
+            "SELECT COUNT(*) FROM memory_turns WHERE session_id = ?", session
+        )
+        assert 20 <= stored <= 20 + 16
+    # The episodes keep every turn.
+    counts = {e["session_id"]: e["turn_count"] for e in await finals.episodes()}
+    assert counts == {"kitchen": 45, "garden": 45, "porch": 15}
+
+
+async def test_a_v13_file_keeps_its_episodes_and_turns_after_the_upgrade(tmp_path: Path) -> None:
+    """A schema-13 file (finals updating their episode's row) keeps its open and closed
+    episodes with their end times and turn counts, and its short-term turns; new finals
+    continue the open episode, whose counts its close then writes."""
+    path = tmp_path / "v13.db"
+    old = await ProactiveStore.open(path, target_version=13, checkpoint_interval=None)
+    db = old.connection
+    at = [(T0 + timedelta(minutes=n)).isoformat() for n in range(30)]
+    for n in range(3):
+        await db.execute(
+            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES ('c1', 's1', 'open', 'Anna', ?, 'en', ?)",
+            (f"Open turn {n}.", at[n]),
+        )
+    # An episode whose first turns were dropped before they were numbered (v11): 5 counted.
+    await db.execute("UPDATE memory_episodes SET turn_count = 5 WHERE episode_id = 'open'")
+    await db.execute(
+        "INSERT INTO memory_episodes (episode_id, client_id, session_id, start_time, end_time,"
+        " closed_at, turn_count, summary) VALUES ('closed', 'c1', 's0', ?, ?, ?, 9, 'Lunch.')",
+        (at[0], at[1], at[2]),
+    )
+    for n in range(25):
+        await db.execute(
+            "INSERT INTO memory_turns (client_id, session_id, speaker, text, language,"
+            " created_at) VALUES ('c2', 's2', 'Tom', ?, 'en', ?)",
+            (f"Short turn {n}.", at[n]),
+        )
+    await db.commit()
+    await old.close()
+
+    clock = Clock()
+    clock.now = T0 + timedelta(minutes=5)
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    engine = MemoryEngine(store, clock)
+    feed = Finals(store, engine, clock)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        closed, opened = sorted(await feed.episodes(), key=lambda e: str(e["episode_id"]))
+        assert (closed["episode_id"], closed["turn_count"]) == ("closed", 9)
+        assert (closed["end_time"], closed["summary"]) == (at[1], "Lunch.")
+        assert (opened["episode_id"], opened["turn_count"]) == ("open", 5)
+        assert opened["end_time"] == at[2]
+        assert [t.text for t in await engine.recent_turns("s2")] == [
+            f"Short turn {n}." for n in range(5, 25)
+        ]
+
+        assert await feed.final("A new final.")
+        assert await feed.final("Another one.")
+        (opened,) = [e for e in await feed.episodes() if e["closed_at"] is None]
+        assert opened["episode_id"] == "open"
+        assert opened["turn_count"] == 7
+        assert opened["end_time"] == clock.now.isoformat()
+        assert [turn["text"] for turn in opened["turns"]][-3:] == [  # type: ignore[index]
+            "Open turn 2.",
+            "A new final.",
+            "Another one.",
+        ]
+        ids = [t.id for t in await engine.recent_turns("s1")]
+        assert ids[:3] == [1, 2, 3]
+        assert ids[3] > 28 and ids[4] > ids[3]  # after every stored turn's
+        episode = await engine.close_episode("c1", "s1")
+        assert episode is not None
+        assert (episode.turn_count, episode.end_time) == (7, clock.now)
+    finally:
+        await engine.close()
+        await store.close()
+
+
+async def test_a_final_whose_caller_went_away_is_committed_with_the_others(
+    finals: Finals,
+) -> None:
+    """A socket closing while its final waits for the commit cancels its own wait only: the
+    other finals of that commit are answered, and its row is committed (sent again: a replay)."""
+    for n in range(3):
+        assert await finals.final(f"Warming session {n}.", session=f"s{n}")
+    now = finals.clock.now + timedelta(minutes=1)
+    records = [
+        TranscriptRecord(
+            event_id="w",
+            client_id="c1",
+            session_id=f"s{n}",
+            text=f"Session {n} waits for its commit.",
+            speaker=None,
+            language="en",
+            timestamp=now,
+        )
+        for n in range(3)
+    ]
+    tasks = [
+        asyncio.create_task(finals.engine.record_final(r, now, language="en", new_topic=False))
+        for r in records
+    ]
+    await asyncio.sleep(0)  # each has handed its statement to the coming commit
+    tasks[1].cancel()
+    assert await tasks[0] and await tasks[2]
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    assert not await finals.engine.record_final(records[1], now, language="en", new_topic=False)
+    assert [t.text for t in await finals.engine.recent_turns("s1")][-1] == records[1].text

@@ -1,14 +1,22 @@
 """Short-term memory and episodes: the turns of each session and the conversations they make up.
 
-The schema's triggers add each turn to its episode and keep only a session's newest turns. A
-glasses final's turns are written with its transcript (``TranscriptTable.add_final``) and read
-its text from there (``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_schema.py``).
+The schema's triggers add each turn to its episode and drop a session's older turns (in batches,
+v15: reads take its newest ``SHORT_TERM_TURNS`` only). An open episode's end time and turn count
+are read from its turns and written into its row when it closes (v15). A glasses final's turns
+are written with its transcript (``TranscriptTable.add_final``) and read its text from there
+(``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_schema.py``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from ..storage.memory_schema import (
+    CLOSED_COUNTS,
+    EPISODE_END_TIME,
+    SHORT_TERM_KEPT,
+    SHORT_TERM_TURNS,
+)
 from .episodes import EpisodeSummary
 from .records import (
     EPISODE_COLUMNS,
@@ -26,17 +34,18 @@ class ConversationStore(MemoryTables):
     """Short-term turns (``memory_turns``) and episodes (``memory_episodes``)."""
 
     async def recent_turns(self, session_id: str, limit: int) -> list[TurnRecord]:
-        """The session's newest turns, oldest first."""
+        """The session's newest turns (at most ``SHORT_TERM_TURNS``), oldest first."""
         rows = await self._all(
             f"SELECT {TURN_COLUMNS} FROM memory_turns WHERE session_id = ?"
             " ORDER BY id DESC LIMIT ?",
-            (session_id, limit),
+            (session_id, min(limit, SHORT_TERM_TURNS)),
         )
         return [turn_from_row(row) for row in reversed(rows)]
 
     async def list_turns(self, client_id: str | None, limit: int) -> list[TurnRecord]:
         """A client's short-term turns (every client's for ``None``), newest first."""
         where, args = where_equal(client_id=client_id)
+        where += f"{' AND' if where else ' WHERE'} {SHORT_TERM_KEPT}"
         rows = await self._all(
             f"SELECT {TURN_COLUMNS} FROM memory_turns{where} ORDER BY id DESC LIMIT ?",
             (*args, limit),
@@ -57,7 +66,7 @@ class ConversationStore(MemoryTables):
     async def open_episodes(self, client_id: str) -> list[OpenEpisode]:
         """A client's open episodes, without their turns."""
         rows = await self._all(
-            "SELECT episode_id, session_id, end_time FROM memory_episodes"
+            f"SELECT episode_id, session_id, {EPISODE_END_TIME} FROM memory_episodes"
             " WHERE client_id = ? AND closed_at IS NULL",
             (client_id,),
         )
@@ -72,7 +81,7 @@ class ConversationStore(MemoryTables):
         """Open episodes whose last turn is older than ``before`` (of one client, or all)."""
         sql = (
             f"SELECT {EPISODE_COLUMNS} FROM memory_episodes WHERE closed_at IS NULL"
-            " AND julianday(end_time) < julianday(?)"
+            f" AND julianday({EPISODE_END_TIME}) < julianday(?)"
         )
         args: tuple[str, ...] = (before.isoformat(),)
         if client_id is not None:
@@ -93,9 +102,18 @@ class ConversationStore(MemoryTables):
         """Add a turn to short-term memory and commit it; the schema's triggers add it to its
         episode (opening it with its first turn) and drop the session's oldest turns."""
         await self._db.execute(
-            "INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text,"
-            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (client_id, session_id, episode_id, speaker, text, language, now.isoformat()),
+            "INSERT INTO memory_turns (id, client_id, session_id, episode_id, speaker, text,"
+            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self._store.next_turn_id(),
+                client_id,
+                session_id,
+                episode_id,
+                speaker,
+                text,
+                language,
+                now.isoformat(),
+            ),
         )
         await self._store.commit()
 
@@ -107,9 +125,11 @@ class ConversationStore(MemoryTables):
         return episode_from_row(row) if row else None
 
     async def close_episode(self, episode_id: str, now: datetime, summary: EpisodeSummary) -> None:
-        """Record an episode as closed, with its summary."""
+        """Record an episode as closed (its end time and turn count in its row), with its
+        summary."""
         await self._db.execute(
-            "UPDATE memory_episodes SET closed_at = ? WHERE episode_id = ?",
+            f"UPDATE memory_episodes SET closed_at = ?, {CLOSED_COUNTS}"
+            " WHERE episode_id = ? AND closed_at IS NULL",
             (now.isoformat(), episode_id),
         )
         await self.set_episode_summary(episode_id, summary)

@@ -35,6 +35,14 @@ class OpenEpisodes:
         self._mark = store.write_mark()
         self._generation = 0
 
+    def cached(self, client_id: str) -> dict[str, OpenEpisode] | None:
+        """The client's open episodes by session id when they are cached (else :meth:`of`)."""
+        episodes = self._clients.get(client_id)
+        if episodes is None or self._store.write_mark() != self._mark:
+            return None
+        self._clients.move_to_end(client_id)
+        return episodes
+
     async def of(self, client_id: str) -> dict[str, OpenEpisode]:
         """The client's open episodes by session id (loaded on first use)."""
         if self._store.write_mark() != self._mark:
@@ -57,9 +65,13 @@ class OpenEpisodes:
         """A turn of the session was written into ``episode_id`` (opening it, maybe)."""
         episodes = self._clients.get(client_id)
         if episodes is not None:
-            episodes[session_id] = OpenEpisode(
-                episode_id=episode_id, session_id=session_id, end_time=at
-            )
+            current = episodes.get(session_id)
+            if current is not None and current.episode_id == episode_id:
+                current.end_time = at
+            else:
+                episodes[session_id] = OpenEpisode(
+                    episode_id=episode_id, session_id=session_id, end_time=at
+                )
 
     def closed(self, client_id: str, session_id: str, episode_id: str) -> None:
         """The episode was closed."""

@@ -17,6 +17,8 @@ from ..storage.memory_schema import (
     CODE_FACTUAL,
     CODE_PROCEDURAL,
     CODES,
+    EPISODE_END_TIME,
+    EPISODE_TURN_COUNT,
     EPISODE_TURNS_JSON,
     TURN_TEXT,
 )
@@ -67,10 +69,11 @@ def index_key(store: str, memory_id: int) -> int:
     return memory_id * CODES + STORE_CODES[store]
 
 
-# The moment a memory's age is counted from.
+# The moment a memory's age is counted from (SQL over its table; an open episode's end time is
+# its newest turn's, v15).
 AGE_COLUMNS: Final = {
     STORE_FACTUAL: "created_at",
-    STORE_EPISODIC: "end_time",
+    STORE_EPISODIC: EPISODE_END_TIME,
     STORE_PROCEDURAL: "created_at",
     STORE_AFFECTIVE: "created_at",
 }
@@ -273,9 +276,10 @@ def factual_dict(memory: MemoryRecord) -> dict[str, Any]:
 type LongTermRecord = MemoryRecord | EpisodeRecord | ProcedureRecord | AffectRecord
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class OpenEpisode:
-    """An open episode, without its turns: what each new turn needs to know."""
+    """An open episode, without its turns: what each new turn needs to know (not frozen: the
+    cache of open episodes moves its end time with each turn, ``open_episodes.py``)."""
 
     episode_id: str
     session_id: str
@@ -304,8 +308,8 @@ TURN_COLUMNS: Final = (
     f"id, client_id, session_id, episode_id, speaker, {TURN_TEXT}, language, created_at"
 )
 EPISODE_COLUMNS: Final = (
-    "id, episode_id, client_id, session_id, start_time, end_time, closed_at,"
-    f" {EPISODE_TURNS_JSON}, turn_count,"
+    f"id, episode_id, client_id, session_id, start_time, {EPISODE_END_TIME}, closed_at,"
+    f" {EPISODE_TURNS_JSON}, {EPISODE_TURN_COUNT},"
     " summary, summary_source, key_interactions, topics, emotional_tone, language,"
     " compacted_at, importance, access_count, last_access, feedback"
 )

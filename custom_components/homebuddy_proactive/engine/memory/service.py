@@ -3,7 +3,8 @@
 Seed 001's memory system made persistent: short-term turns, episodes, procedures, factual
 memories and affective memories live in the engine's SQLite file (``stores.py``), scoped by
 client and ``global``. :class:`MemoryEngine` is the room's facade: it validates requests
-(``validation.py``), follows conversations into episodes and their summaries (``episodes.py``),
+(``validation.py``), records each turn into short-term memory and its episode
+(``recording.py``), closes episodes with their summaries (``episodes.py``),
 retrieves memories for a prompt (``recall.py``) and runs the decay rules on a schedule the host
 gives it (``maintenance.py``), and learns lasting facts from conversation, remembering what
 they change (``learner.py``, ``learning.py``, ``history.py``). The user lists, corrects, forgets
@@ -11,7 +12,9 @@ and exports memories, and sees a fact's history, through both hosts. Nothing her
 memory's contents.
 
 Past 600 lines for a reason: this is the one class both hosts call, so every public operation
-of the room is here; each is a few lines over the modules named above, where the work is.
+of the room is here; each is a few lines over the modules named above, where the work is (the
+closing of episodes and their model summaries, which the hosts tune through this class's
+attributes, is the largest part left here).
 """
 
 from __future__ import annotations
@@ -19,10 +22,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import uuid
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Final
 
 import aiosqlite
@@ -33,8 +35,8 @@ from ..storage.database import ProactiveStore
 from ..storage.memories import MemoryRecord
 from ..storage.memory_schema import SHORT_TERM_TURNS
 from ..storage.session_summaries import SessionSummaryRecord
-from ..storage.transcripts import FinalTurn, TranscriptRecord
-from ..text import CapturedMemory, episode_cue
+from ..storage.transcripts import TranscriptRecord
+from ..text import CapturedMemory
 from .episodes import (
     PROMPT_CARDS,
     SUMMARY_USER,
@@ -48,7 +50,6 @@ from .episodes import (
 from .history import ACTION_ADDED, ACTION_EDITED, ACTION_FORGOTTEN, HistoryEntry
 from .hybrid import HybridSearch
 from .learner import Learner
-from .learning import HeardTurn
 from .maintenance import (
     MAINTENANCE_CHECK_SECONDS,
     MAINTENANCE_INTERVAL,
@@ -57,8 +58,8 @@ from .maintenance import (
     last_run,
     log_report,
 )
-from .open_episodes import OpenEpisodes
 from .recall import ACCESS_DEBOUNCE, Recall, Recollection
+from .recording import CLIENT_LOCK, EPISODE_GAP, TurnRecorder
 from .records import (
     MEMORY_STORES,
     STORE_AFFECTIVE,
@@ -99,12 +100,6 @@ from .validation import (
 
 LOGGER = logging.getLogger(__name__)
 
-EPISODE_GAP: Final = timedelta(minutes=30)
-# A turn closes nothing, so it needs only its session's lock, when every open episode of its
-# client ended more than this inside the gap (a turn waiting that long is not plausible).
-IDLE_MARGIN: Final = timedelta(minutes=1)
-SESSION_LOCK: Final = "session"
-CLIENT_LOCK: Final = "client"
 MIN_TURNS_FOR_MODEL_SUMMARY: Final = 3
 # The summary, its moments and its missed cards (see episodes.summary_schema).
 SUMMARY_MAX_TOKENS: Final = 1000
@@ -139,7 +134,6 @@ class MemoryEngine:
         self.model = model
         self.weights = weights or ScoreWeights()
         self.memories = MemoryStore(store)
-        self._open_episodes = OpenEpisodes(store, self.memories)
         self.hybrid = HybridSearch(self.memories, model, embedding_model, self._spawn)
         self._recall = Recall(self.memories, clock, self.weights, self.hybrid)
         self._learner = Learner(
@@ -154,11 +148,15 @@ class MemoryEngine:
             every_turns=learning_turns,
         )
         self._learner.model = model
-        # One turn at a time per session (its turns keep their order and open one episode);
-        # one client-wide change of episodes (closing some) at a time per client. Taken in
-        # that order, session then client.
-        self._turn_locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._turn_users: dict[tuple[str, str], int] = {}
+        # Each turn into short-term memory and its episode (``recording.py``).
+        self.recording = TurnRecorder(
+            store,
+            self.memories,
+            clock,
+            close=self._close_by_id,
+            heard=self._learner.heard,
+            learning=lambda: self._learning,
+        )
         self._maintenance_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -344,38 +342,17 @@ class MemoryEngine:
         A turn opens a new episode after a 30-minute silence or when it announces a new topic
         (``new_topic``: the caller's reading of the turn, read here when not given); the
         previous episode is then closed with its summary. A glasses final goes through
-        :meth:`record_final` instead (its transcript and turn in one write).
+        :meth:`record_final` instead (its transcript and turn in one write). See
+        ``recording.py``.
         """
-        text = text.strip()
-        if not text:
-            return None
-        now = self.clock()
-        async with self._turns_of(SESSION_LOCK, session_id):
-            episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
-            if episode_id is None:
-                episode_id = await self._episode_after_closes(
-                    client_id, session_id, text, new_topic, now
-                )
-            await self.memories.record_turn(
-                client_id=client_id,
-                session_id=session_id,
-                episode_id=episode_id,
-                speaker=speaker,
-                text=text,
-                language=language,
-                now=now,
-            )
-            self._open_episodes.turn(client_id, session_id, episode_id, now)
-        self._heard(
+        return await self.recording.observe_turn(
             client_id,
-            session_id=session_id,
-            episode_id=episode_id,
+            session_id,
+            text,
             speaker=speaker,
-            text=text,
             language=language,
-            at=now,
+            new_topic=new_topic,
         )
-        return episode_id
 
     async def record_final(
         self,
@@ -386,104 +363,11 @@ class MemoryEngine:
         new_topic: bool,
     ) -> bool:
         """Store a glasses final and its turn (short-term memory, episode) and commit them;
-        False: a replay (already stored, and committed when this returns).
-
-        One statement, the turn pointing to the transcript's text (``transcripts.py`` v13),
-        run with the other finals waiting for the same commit (``commits.py``). When an
-        episode must close first (a silence, a new topic), a replay is looked for before.
-        """
-        text = record.text.strip()
-        if not text:
-            return await self.store.add_final(record, received_at, None)
-        client_id, session_id = record.client_id, record.session_id
-        now = self.clock()
-        async with self._turns_of(SESSION_LOCK, session_id):
-            episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
-            if episode_id is None:
-                if await self.store.stored(record):
-                    await self.store.commit()  # the row found may be another final's, pending
-                    return False
-                episode_id = await self._episode_after_closes(
-                    client_id, session_id, text, new_topic, now
-                )
-            turn = FinalTurn(
-                episode_id=episode_id,
-                language=language,
-                at=now,
-                text=None if text == record.text else text,
-            )
-            if not await self.store.add_final(record, received_at, turn):
-                return False
-            self._open_episodes.turn(client_id, session_id, episode_id, now)
-        self._heard(
-            client_id,
-            session_id=session_id,
-            episode_id=episode_id,
-            speaker=record.speaker,
-            text=text,
-            language=language,
-            at=now,
+        False: a replay (already stored, and committed when this returns). See
+        ``recording.py``."""
+        return await self.recording.record_final(
+            record, received_at, language=language, new_topic=new_topic
         )
-        return True
-
-    async def _quiet_episode(
-        self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
-    ) -> str | None:
-        """The episode a turn joins (a new id when it opens one) when no episode of its client
-        must close first; None when one may (the caller then takes the slow path)."""
-        episodes = await self._open_episodes.of(client_id)
-        fresh = now - EPISODE_GAP + IDLE_MARGIN
-        if any(episode.end_time < fresh for episode in episodes.values()):
-            return None
-        current = episodes.get(session_id)
-        if current is None:
-            return uuid.uuid4().hex
-        if episode_cue(text) if new_topic is None else new_topic:
-            return None
-        return current.episode_id
-
-    async def _episode_after_closes(
-        self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
-    ) -> str:
-        """Close the client's idle episodes (and the session's, on a new topic); return the
-        episode the turn joins. Read from the file, one such change of a client at a time."""
-        async with self._turns_of(CLIENT_LOCK, client_id):
-            current = None
-            for episode in await self.memories.open_episodes(client_id):
-                if now - episode.end_time > EPISODE_GAP:
-                    await self._close_by_id(episode.episode_id, now)
-                elif episode.session_id == session_id:
-                    current = episode
-            if current is not None and (episode_cue(text) if new_topic is None else new_topic):
-                await self._close_by_id(current.episode_id, now)
-                current = None
-            # Loaded again from the file with the turn that follows.
-            self._open_episodes.drop(client_id)
-        return current.episode_id if current is not None else uuid.uuid4().hex
-
-    def _heard(
-        self,
-        client_id: str,
-        *,
-        session_id: str,
-        episode_id: str,
-        speaker: str | None,
-        text: str,
-        language: str | None,
-        at: datetime,
-    ) -> None:
-        if self._learning:
-            self._learner.heard(
-                client_id,
-                HeardTurn(
-                    session_id=session_id,
-                    episode_id=episode_id,
-                    speaker=speaker,
-                    text=text,
-                    language=language,
-                    at=at,
-                ),
-            )
 
     @property
     def _learning(self) -> bool:
@@ -498,16 +382,8 @@ class MemoryEngine:
 
     async def close_episode(self, client_id: str, session_id: str) -> EpisodeRecord | None:
         """Close the session's open episode now (a host ending a conversation)."""
-        async with self._turns_of(SESSION_LOCK, session_id), self._turns_of(CLIENT_LOCK, client_id):
-            for episode in await self.memories.open_episodes(client_id):
-                if episode.session_id == session_id:
-                    await self._close_by_id(episode.episode_id, self.clock())
-                    return await self.memories.get_episode(episode.episode_id)
-        return None
-
-    def _turns_of(self, kind: str, key: str) -> _TurnLock:
-        """Hold the turn lock of a session or a client (dropped when nobody waits for it)."""
-        return _TurnLock(self._turn_locks, self._turn_users, (kind, key))
+        episode_id = await self.recording.close_session(client_id, session_id)
+        return None if episode_id is None else await self.memories.get_episode(episode_id)
 
     async def _close_by_id(self, episode_id: str, now: datetime) -> None:
         episode = await self.memories.get_episode(episode_id)
@@ -518,7 +394,9 @@ class MemoryEngine:
         """Close with an extractive summary now; ask the model for a better one in the back."""
         extractive = extractive_summary(episode.turns)
         await self.memories.close_episode(episode.episode_id, now, extractive)
-        self._open_episodes.closed(episode.client_id, episode.session_id, episode.episode_id)
+        self.recording.open_episodes.closed(
+            episode.client_id, episode.session_id, episode.episode_id
+        )
         self.hybrid.wake((index_key(STORE_EPISODIC, episode.id),))
         record = session_summary_record(episode, extractive, now)
         await self.store.put_session_summary(record)
@@ -725,7 +603,7 @@ class MemoryEngine:
         record = await self.memories.get(store, memory_id) if store == STORE_FACTUAL else None
         deleted = await self.memories.delete(store, memory_id, client_id)
         if store == STORE_EPISODIC:
-            self._open_episodes.drop()
+            self.recording.open_episodes.drop()
         if not deleted:
             return False
         if record is not None:
@@ -770,7 +648,7 @@ class MemoryEngine:
                 raise MemoryError("this client already has another procedure of that name")
         updated = await self.memories.update(store, memory_id, columns, record.client_id)
         if store == STORE_EPISODIC:
-            self._open_episodes.drop()
+            self.recording.open_episodes.drop()
         if not updated:
             raise MemoryNotFoundError(store, memory_id)
         # A changed text lost its vector (schema trigger): it is computed again.
@@ -828,14 +706,14 @@ class MemoryEngine:
                 return MaintenanceReport(ran_at=now)
             idle = await self.memories.idle_episodes(now - EPISODE_GAP, None)
             for episode in idle:
-                async with self._turns_of(CLIENT_LOCK, episode.client_id):
+                async with self.recording.holding(CLIENT_LOCK, episode.client_id):
                     await self._close_by_id(episode.episode_id, now)
             try:
                 report = await apply_decay_rules(
                     self.memories, now, self.weights, episodes_closed=len(idle)
                 )
             finally:
-                self._open_episodes.drop()
+                self.recording.open_episodes.drop()
         log_report(report)
         return report
 
@@ -874,40 +752,6 @@ class MemoryEngine:
     async def list(self, client_id: str) -> list[MemoryRecord]:
         """Return every current factual memory of a client (none superseded), newest first."""
         return await self.store.list_memories((client_id,), limit=EXPORT_LIMIT)
-
-
-class _TurnLock:
-    """One hold of a turn lock (a class, not a generator: it is taken for every final)."""
-
-    __slots__ = ("_lock", "_locks", "_name", "_users")
-
-    def __init__(
-        self,
-        locks: dict[tuple[str, str], asyncio.Lock],
-        users: dict[tuple[str, str], int],
-        name: tuple[str, str],
-    ) -> None:
-        self._locks, self._users, self._name = locks, users, name
-        self._lock = locks.setdefault(name, asyncio.Lock())
-
-    async def __aenter__(self) -> None:
-        name = self._name
-        self._users[name] = self._users.get(name, 0) + 1
-        try:
-            await self._lock.acquire()
-        except BaseException:
-            self._leave()
-            raise
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self._lock.release()
-        self._leave()
-
-    def _leave(self) -> None:
-        name = self._name
-        self._users[name] -= 1
-        if not self._users[name]:
-            del self._users[name], self._locks[name]
 
 
 def memory_dict(record: LongTermRecord) -> dict[str, Any]:

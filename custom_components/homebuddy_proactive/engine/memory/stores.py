@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from ..storage.memory_schema import CODES
+from ..storage.memory_schema import CODES, SHORT_TERM_KEPT
 from .affective import AffectiveStore
 from .conversation import ConversationStore
 from .factual import FactualStore
@@ -174,7 +174,9 @@ class MemoryStore(
     async def counts(self) -> dict[str, int]:
         """How many memories each store holds (no contents), for diagnostics."""
         sql = " UNION ALL ".join(
-            f"SELECT '{store}', COUNT(*) FROM {table}" for store, table in STORE_TABLES.items()
+            f"SELECT '{store}', COUNT(*) FROM {table}"
+            + (f" WHERE {SHORT_TERM_KEPT}" if store == STORE_SHORT_TERM else "")
+            for store, table in STORE_TABLES.items()
         )
         return {row[0]: int(row[1]) for row in await self._all(sql)}
 

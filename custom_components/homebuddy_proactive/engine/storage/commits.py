@@ -22,30 +22,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import aiosqlite
 
-
-@dataclass
-class _Write:
-    """One caller's statement, run just before the commit it waits for."""
-
-    sql: str
-    parameters: Mapping[str, Any]
-    # The message of the ``IntegrityError`` that means "already stored" (answered False).
-    replayed: str
-    future: asyncio.Future[bool] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
+# One caller's statement (run just before the commit it waits for): its SQL, its parameters,
+# and the message of the ``IntegrityError`` that means "already stored" (answered False).
+type _Write = tuple[str, Sequence[Any] | Mapping[str, Any], str]
 
 
-def _run_writes(
-    conn: sqlite3.Connection, writes: Sequence[tuple[str, Mapping[str, Any], str]]
-) -> list[bool | Exception]:
+def _run_writes(conn: sqlite3.Connection, writes: Sequence[_Write]) -> list[bool | Exception]:
     """In the database's thread: each statement, then the commit. A statement's own error is
     its caller's (the others go on) unless it ended the transaction: then the batch fails."""
     results: list[bool | Exception] = []
@@ -92,8 +81,10 @@ class GroupCommit:
         self._running: asyncio.Task[None] | None = None
         self._next: asyncio.Task[None] | None = None
         self._failures = 0
-        # The statements the next commit runs first (see :meth:`write`).
+        # The statements the next commit runs first (see :meth:`write`), and their callers'
+        # answers.
         self._writes: list[_Write] = []
+        self._answers: list[asyncio.Future[bool]] = []
 
     def mark(self) -> int:
         """Taken before a caller's first write; give it to :meth:`commit`."""
@@ -105,32 +96,44 @@ class GroupCommit:
         Raises the commit's error, or :class:`WriteLostError` when a commit failed since
         ``mark`` (the caller's writes may have been rolled back with it).
         """
-        task = self._next
-        if task is None:
-            # Started on the loop's next turn: the callers arriving until then join it.
-            task = asyncio.get_running_loop().create_task(
-                self._commit_after(self._running), name="homebuddy group commit"
-            )
-            task.add_done_callback(_retrieve)
-            self._next = task
+        task = self._next or self._schedule()
         # A caller that goes away (its socket closed) leaves the commit to the others.
         await asyncio.shield(task)
         if mark is not None and mark != self._failures:
             raise WriteLostError("a commit failed while this write was pending; write it again")
 
-    async def write(self, sql: str, parameters: Mapping[str, Any], replayed: str) -> bool:
+    async def write(
+        self, sql: str, parameters: Sequence[Any] | Mapping[str, Any], replayed: str
+    ) -> bool:
         """Run one statement and commit it, with the other callers' statements and writes.
 
         Returns once committed: True, or False when the statement raised an
         ``IntegrityError`` whose message is ``replayed`` (it wrote nothing; what it ran into is
         committed too). Raises the statement's other errors, and as :meth:`commit` does.
+
+        The caller waits for its own answer, set by the commit (no shield of the commit's task
+        per caller: a caller that goes away cancels its answer only, the commit goes on).
         """
         mark = self._failures
-        write = _Write(sql, parameters, replayed)
-        write.future.add_done_callback(_retrieve)
-        self._writes.append(write)
-        await self.commit(mark)
-        return write.future.result()
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._writes.append((sql, parameters, replayed))
+        self._answers.append(answer)
+        if self._next is None:
+            self._schedule()
+        stored = await answer
+        if mark != self._failures:
+            raise WriteLostError("a commit failed while this write was pending; write it again")
+        return stored
+
+    def _schedule(self) -> asyncio.Task[None]:
+        """The next commit, started on the loop's next turn: the callers arriving until then
+        join it."""
+        task = asyncio.get_running_loop().create_task(
+            self._commit_after(self._running), name="homebuddy group commit"
+        )
+        task.add_done_callback(_retrieve)
+        self._next = task
+        return task
 
     async def _commit_after(self, previous: asyncio.Task[None] | None) -> None:
         if previous is not None:
@@ -138,23 +141,20 @@ class GroupCommit:
         # From here on, callers whose writes end later wait for the commit after this one.
         self._next = None
         writes, self._writes = self._writes, []
+        answers, self._answers = self._answers, []
         self._running = asyncio.current_task()
         try:
             if writes:
-                batch = [(write.sql, write.parameters, write.replayed) for write in writes]
-                results = await in_thread(self._db, lambda conn: _run_writes(conn, batch))
-                for write, result in zip(writes, results, strict=True):
-                    if isinstance(result, Exception):
-                        write.future.set_exception(result)
-                    else:
-                        write.future.set_result(result)
+                results = await in_thread(self._db, lambda conn: _run_writes(conn, writes))
             else:
                 await self._db.commit()
-        except BaseException:
+        except BaseException as err:
             self._failures += 1
-            for write in writes:
-                write.future.cancel()
+            _answer(answers, itertools.repeat(err))
             raise
+        else:
+            if writes:
+                _answer(answers, results)
         finally:
             if self._running is asyncio.current_task():
                 self._running = None
@@ -165,6 +165,21 @@ class GroupCommit:
             if task is not None:
                 with contextlib.suppress(BaseException):
                     await asyncio.wait({task})
+
+
+def _answer(
+    answers: Sequence[asyncio.Future[bool]], results: Iterable[bool | BaseException]
+) -> None:
+    """Answer each caller still waiting (a caller that went away cancelled its answer)."""
+    for answer, result in zip(answers, results, strict=False):
+        if answer.done():
+            continue
+        if isinstance(result, Exception):
+            answer.set_exception(result)
+        elif isinstance(result, BaseException):
+            answer.cancel()  # (the commit was cancelled: its database is closing)
+        else:
+            answer.set_result(result)
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:

@@ -56,6 +56,7 @@ from .memory_schema import (
     MEMORY_SCHEMA_V10,
     MEMORY_SCHEMA_V11,
     MEMORY_SCHEMA_V13,
+    MEMORY_SCHEMA_V15,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
@@ -65,6 +66,7 @@ from .transcripts import (
     TRANSCRIPT_SCHEMA_V6,
     TRANSCRIPT_SCHEMA_V11,
     TRANSCRIPT_SCHEMA_V13,
+    TRANSCRIPT_SCHEMA_V15,
     TranscriptTable,
 )
 
@@ -188,8 +190,14 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_VECTOR_SCHEMA_V12,
     # v13: a final's text is written once, with its turn, in one statement.
     (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
+    # v14: memory retrieval's (``memory_search``), merged in place of this empty one.
+    (),
+    # v15: a final writes two pages fewer (episode row, short-term index) and trims in batches.
+    (*MEMORY_SCHEMA_V15, *TRANSCRIPT_SCHEMA_V15),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
+# The version that adds short-term memory (``memory_turns``).
+MEMORY_SCHEMA_VERSION: Final = 3
 
 # The tables :meth:`ProactiveStore.counts` reports (the memory stores count their own).
 _COUNTED_TABLES: Final = (
@@ -223,6 +231,8 @@ class ProactiveStore(
         # The checkpoints' own connection (opened on first use, see the module docstring).
         self._checkpointer: aiosqlite.Connection | None = None
         self._checkpoint_lock = asyncio.Lock()
+        # The id of the newest short-term turn (v15: the store gives them, ``next_turn_id``).
+        self._last_turn_id = 0
 
     @classmethod
     async def open(
@@ -255,6 +265,10 @@ class ProactiveStore(
             # The memory tables' triggers call these functions (also while migrating).
             await register_search_functions(db)
             await store._migrate(target_version)
+            if target_version >= MEMORY_SCHEMA_VERSION:
+                async with db.execute("SELECT COALESCE(MAX(id), 0) FROM memory_turns") as cursor:
+                    row = await cursor.fetchone()
+                store._last_turn_id = int(row[0]) if row else 0
         except (aiosqlite.Error, StoreError) as err:
             await db.close()
             raise StoreError(f"cannot migrate database {path}: {err}") from err
@@ -292,6 +306,17 @@ class ProactiveStore(
                         break
                     await asyncio.sleep(0)
                     worker.join(0.001)
+
+    def next_turn_id(self) -> int:
+        """The id of a new short-term turn: unique across sessions, above every stored one.
+
+        From v15 short-term turns are ordered by session (``memory_schema.py``), so the file
+        cannot give a growing id without a second B-tree; the store's one connection gives them,
+        from the largest stored when it opened (one scan, of at most a day's turns). An id taken
+        by a write that was rolled back is not given again.
+        """
+        self._last_turn_id += 1
+        return self._last_turn_id
 
     def write_mark(self) -> int:
         """Taken before the first write that a later :meth:`commit` makes durable."""

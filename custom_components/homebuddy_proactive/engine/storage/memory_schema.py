@@ -1,4 +1,5 @@
-"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10, v11, v13.
+"""Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10, v11, v13,
+v15.
 
 Kept apart from ``database.py`` (which appends them to its migrations) because the memory room
 shares its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
@@ -17,6 +18,9 @@ SHORT_TERM_TURNS: Final = 20
 MAX_EPISODE_TURNS: Final = 200
 # From v11 an episode's oldest turns go in batches, every this many turns (see v11).
 EPISODE_TRIM_EVERY: Final = 32
+# From v15 a session's oldest short-term turns go in batches: once it holds this many more than
+# SHORT_TERM_TURNS (see v15).
+SHORT_TERM_TRIM_EVERY: Final = 16
 MAX_EPISODE_TURN_CHARACTERS: Final = 1000
 
 CODE_FACTUAL: Final = 0
@@ -278,6 +282,28 @@ EPISODE_TURN_TEXT: Final = (
     " FROM transcripts WHERE transcripts.id = memory_episode_turns.transcript_id), '') END"
 )
 
+# The newest turn of an episode (SQL over ``memory_episodes``), and what an episode's row knows.
+# From v15 a turn no longer updates its episode's row: an open episode's end time is its newest
+# turn's and its turn count ``turn_count`` (the turns it had before they were numbered, v11)
+# plus its newest turn's number; closing the episode writes both into its row (``CLOSED_COUNTS``).
+_NEWEST_TURN: Final = (
+    "(SELECT {column} FROM memory_episode_turns"
+    " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
+    " ORDER BY number DESC LIMIT 1)"
+)
+EPISODE_END_TIME: Final = (
+    "CASE WHEN memory_episodes.closed_at IS NULL THEN"
+    f" COALESCE({_NEWEST_TURN.format(column='at')}, memory_episodes.end_time)"
+    " ELSE memory_episodes.end_time END"
+)
+EPISODE_TURN_COUNT: Final = (
+    "memory_episodes.turn_count + CASE WHEN memory_episodes.closed_at IS NULL THEN"
+    f" COALESCE({_NEWEST_TURN.format(column='number')}, 0) ELSE 0 END"
+)
+# The assignments that close an open episode's counts (``UPDATE memory_episodes SET``; the
+# right-hand sides read the row as it was before the update, still open).
+CLOSED_COUNTS: Final = f"end_time = {EPISODE_END_TIME}, turn_count = {EPISODE_TURN_COUNT}"
+
 # The columns of an episode's turn, as the ``turns`` JSON of its row lists them (oldest first):
 # SQL over ``memory_episodes`` (every query of episodes reads that table without an alias).
 # The newest MAX_EPISODE_TURNS only (from v11 a few older ones wait for their batch's trim;
@@ -402,4 +428,77 @@ MEMORY_SCHEMA_V13: Final[tuple[str, ...]] = (
                 new.created_at, new.transcript_id
             FROM memory_episode_turns WHERE episode_id = new.episode_id;
     END""",
+)
+
+
+# v14 belongs to memory retrieval (``memory_search``); the merger puts it in place of the empty
+# migration in ``database.py``.
+
+# v15: a final writes two pages fewer, and runs fewer statements.
+# - A turn no longer updates its episode's row (its end time and turn count were rewritten with
+#   every final): they are read from the episode's newest turn while it is open and written into
+#   its row when it closes (``EPISODE_END_TIME``, ``EPISODE_TURN_COUNT``, ``CLOSED_COUNTS``); an
+#   open episode's ``turn_count`` becomes the turns it had before its turns were numbered.
+# - Short-term turns are one B-tree ordered by session and id (``WITHOUT ROWID``; a table and
+#   its session index before: two pages per turn, and a session's turns scattered over both).
+#   Ids stay unique across sessions and keep growing: the store gives them
+#   (:meth:`ProactiveStore.next_turn_id`); the stored turns keep theirs.
+# - A session's oldest short-term turns go in one batch, once it holds SHORT_TERM_TRIM_EVERY
+#   more than SHORT_TERM_TURNS, by one range delete (one per turn before, by a ``NOT IN``
+#   listing the session's turns); reads take a session's newest SHORT_TERM_TURNS
+#   (``SHORT_TERM_KEPT``), so they see what they saw before.
+# Every row is kept.
+MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
+    "UPDATE memory_episodes SET turn_count = turn_count - COALESCE((SELECT MAX(number)"
+    " FROM memory_episode_turns WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
+    "), 0) WHERE closed_at IS NULL",
+    "DROP TRIGGER memory_turns_episode",
+    "DROP TRIGGER memory_turns_bound",
+    "DROP TRIGGER final_writes_insert",
+    """CREATE TABLE memory_turns_v15 (
+        session_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        client_id TEXT NOT NULL,
+        episode_id TEXT,
+        speaker TEXT,
+        text TEXT NOT NULL,
+        language TEXT,
+        created_at TEXT NOT NULL,
+        transcript_id INTEGER,
+        PRIMARY KEY (session_id, id)
+    ) WITHOUT ROWID""",
+    "INSERT INTO memory_turns_v15 (session_id, id, client_id, episode_id, speaker, text,"
+    " language, created_at, transcript_id) SELECT session_id, id, client_id, episode_id,"
+    " speaker, text, language, created_at, transcript_id FROM memory_turns",
+    "DROP TABLE memory_turns",
+    "ALTER TABLE memory_turns_v15 RENAME TO memory_turns",
+    f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
+    WHEN new.episode_id IS NOT NULL BEGIN
+        INSERT OR IGNORE INTO memory_episodes
+            (episode_id, client_id, session_id, start_time, end_time, language)
+            VALUES (new.episode_id, new.client_id, new.session_id, new.created_at,
+                new.created_at, new.language);
+        INSERT INTO memory_episode_turns (episode_id, number, speaker, text, at, transcript_id)
+            SELECT new.episode_id, COALESCE(MAX(number), 0) + 1, new.speaker,
+                CASE WHEN new.transcript_id IS NULL
+                    THEN substr(new.text, 1, {MAX_EPISODE_TURN_CHARACTERS}) ELSE '' END,
+                new.created_at, new.transcript_id
+            FROM memory_episode_turns WHERE episode_id = new.episode_id;
+    END""",
+    f"""CREATE TRIGGER memory_turns_bound AFTER INSERT ON memory_turns
+    WHEN EXISTS (SELECT 1 FROM memory_turns WHERE session_id = new.session_id
+        ORDER BY id DESC LIMIT 1 OFFSET {SHORT_TERM_TURNS + SHORT_TERM_TRIM_EVERY - 1}) BEGIN
+        DELETE FROM memory_turns WHERE session_id = new.session_id AND id <= (
+            SELECT id FROM memory_turns WHERE session_id = new.session_id
+            ORDER BY id DESC LIMIT 1 OFFSET {SHORT_TERM_TURNS});
+    END""",
+)
+
+# From v15: whether a short-term turn (a row of ``memory_turns``, unaliased) is among the newest
+# SHORT_TERM_TURNS of its session, the only ones short-term memory holds (older ones wait for
+# their batch's trim, v15).
+SHORT_TERM_KEPT: Final = (
+    "memory_turns.id > COALESCE((SELECT newer.id FROM memory_turns AS newer"
+    " WHERE newer.session_id = memory_turns.session_id"
+    f" ORDER BY newer.id DESC LIMIT 1 OFFSET {SHORT_TERM_TURNS}), 0)"
 )

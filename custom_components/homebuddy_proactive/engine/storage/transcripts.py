@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import aiosqlite
 
@@ -60,6 +60,30 @@ TRANSCRIPT_SCHEMA_V13: Final = (
 )
 
 
+# v15: the view takes the short-term turn's id (``turn_id``: the store gives it, see
+# ``memory_schema.py`` v15, whose table needs it); the rest as in v13.
+TRANSCRIPT_SCHEMA_V15: Final = (
+    "DROP VIEW final_writes",
+    """CREATE VIEW final_writes AS SELECT event_id, client_id, session_id, text, speaker,
+        language, timestamp, received_at, NULL AS episode_id, NULL AS turn_text,
+        NULL AS turn_language, NULL AS turn_at, NULL AS turn_id FROM transcripts WHERE 0""",
+    f"""CREATE TRIGGER final_writes_insert INSTEAD OF INSERT ON final_writes BEGIN
+        SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1 FROM transcripts
+            WHERE session_id = new.session_id AND event_id = new.event_id
+            AND text = new.text);
+        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
+            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
+            new.text, new.speaker, new.language, new.timestamp, new.received_at);
+        INSERT INTO memory_turns (session_id, id, client_id, episode_id, speaker, text,
+            language, created_at, transcript_id)
+            SELECT new.session_id, new.turn_id, new.client_id, new.episode_id, new.speaker,
+                COALESCE(new.turn_text, ''), new.turn_language, new.turn_at,
+                CASE WHEN new.turn_text IS NULL THEN last_insert_rowid() END
+            WHERE new.episode_id IS NOT NULL;
+    END""",
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class TranscriptRecord:
     """A final transcript as stored."""
@@ -73,15 +97,22 @@ class TranscriptRecord:
     timestamp: datetime
 
 
-@dataclass(frozen=True, kw_only=True)
-class FinalTurn:
-    """The short-term turn a final makes, written with it (see v13)."""
+class FinalTurn(NamedTuple):
+    """The short-term turn a final makes, written with it (see v13; a tuple: one per final)."""
 
     episode_id: str
     language: str | None
     at: datetime
     # The turn's text when it is not the transcript's own (None: the transcript's).
     text: str | None = None
+
+
+# The statement of a final (v15: with its turn's id), its parameters in this order.
+_FINAL_SQL: Final = (
+    "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker, language,"
+    " timestamp, received_at, episode_id, turn_text, turn_language, turn_at, turn_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 class TranscriptTable:
@@ -95,6 +126,9 @@ class TranscriptTable:
         async def commit(self, mark: int | None = None) -> None:
             """:meth:`ProactiveStore.commit` (the group commit)."""
 
+        def next_turn_id(self) -> int:
+            """:meth:`ProactiveStore.next_turn_id`."""
+
     async def add_final(
         self, record: TranscriptRecord, received_at: datetime, turn: FinalTurn | None
     ) -> bool:
@@ -104,27 +138,29 @@ class TranscriptTable:
         that wait for the same commit, in one call: ``commits.py``); False when the final was
         already stored (a replay): nothing is written, and what it ran into is committed.
         """
-        return await self._commits.write(
-            "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker,"
-            " language, timestamp, received_at, episode_id, turn_text, turn_language,"
-            " turn_at) VALUES (:event, :client, :session, :text, :speaker, :language,"
-            " :timestamp, :received, :episode, :turn_text, :turn_language, :turn_at)",
-            {
-                "event": record.event_id,
-                "client": record.client_id,
-                "session": record.session_id,
-                "text": record.text,
-                "speaker": record.speaker,
-                "language": record.language,
-                "timestamp": record.timestamp.isoformat(),
-                "received": received_at.isoformat(),
-                "episode": turn.episode_id if turn else None,
-                "turn_text": turn.text if turn else None,
-                "turn_language": turn.language if turn else None,
-                "turn_at": turn.at.isoformat() if turn else None,
-            },
-            _REPLAYED,
+        head: tuple[str | None, ...] = (
+            record.event_id,
+            record.client_id,
+            record.session_id,
+            record.text,
+            record.speaker,
+            record.language,
+            record.timestamp.isoformat(),
+            received_at.isoformat(),
         )
+        parameters: tuple[str | int | None, ...]
+        if turn is None:
+            parameters = (*head, None, None, None, None, None)
+        else:
+            parameters = (
+                *head,
+                turn.episode_id,
+                turn.text,
+                turn.language,
+                turn.at.isoformat(),
+                self.next_turn_id(),
+            )
+        return await self._commits.write(_FINAL_SQL, parameters, _REPLAYED)
 
     async def stored(self, record: TranscriptRecord) -> bool:
         """Whether the final is already stored (committed or not)."""

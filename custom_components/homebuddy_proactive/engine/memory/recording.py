@@ -1,0 +1,270 @@
+"""Recording what is said: each turn into short-term memory and its episode, in order.
+
+A turn (a glasses final, :meth:`TurnRecorder.record_final`, or an Assist turn,
+:meth:`TurnRecorder.observe_turn`) joins its session's open episode, or opens one after a
+30-minute silence of any session of its client or when it announces a new topic; the episode it
+leaves is then closed (with its summary: the caller's ``close``, :class:`MemoryEngine`'s). The
+open episodes come from a cache (``open_episodes.py``), so a final reads nothing from the file
+unless an episode may close. One turn at a time per session (its turns keep their order and open
+one episode), one change of a client's episodes (closing some) at a time per client: the turn
+locks, taken in that order, session then client, and dropped when nobody waits for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Final
+
+from ..storage.database import ProactiveStore
+from ..storage.transcripts import FinalTurn, TranscriptRecord
+from ..text import episode_cue
+from .conversation import ConversationStore
+from .learning import HeardTurn
+from .open_episodes import OpenEpisodes
+from .records import EpisodeRecord
+
+EPISODE_GAP: Final = timedelta(minutes=30)
+# A turn closes nothing, so it needs only its session's lock, when every open episode of its
+# client ended more than this inside the gap (a turn waiting that long is not plausible).
+IDLE_MARGIN: Final = timedelta(minutes=1)
+SESSION_LOCK: Final = "session"
+CLIENT_LOCK: Final = "client"
+
+
+class TurnRecorder:
+    """The turns of every session, recorded into short-term memory and episodes."""
+
+    def __init__(
+        self,
+        store: ProactiveStore,
+        memories: ConversationStore,
+        clock: Callable[[], datetime],
+        *,
+        close: Callable[[str, datetime], Awaitable[None]],
+        heard: Callable[[str, HeardTurn], None],
+        learning: Callable[[], bool],
+    ) -> None:
+        """Record through ``store`` and ``memories``; ``close(episode_id, now)`` closes an
+        episode (if still open); ``heard`` is told each recorded turn of a client while
+        ``learning()`` (facts are learned from conversation)."""
+        self._store = store
+        self._memories = memories
+        self._clock = clock
+        self._close = close
+        self._heard = heard
+        self._learning = learning
+        self.open_episodes = OpenEpisodes(store, memories)
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._users: dict[tuple[str, str], int] = {}
+
+    async def observe_turn(
+        self,
+        client_id: str,
+        session_id: str,
+        text: str,
+        *,
+        speaker: str | None = None,
+        language: str | None = None,
+        new_topic: bool | None = None,
+    ) -> str | None:
+        """Record a turn in short-term memory and its episode; return the episode id.
+
+        ``new_topic``: the caller's reading of the turn, read here when not given.
+        """
+        text = text.strip()
+        if not text:
+            return None
+        now = self._clock()
+        async with self.holding(SESSION_LOCK, session_id):
+            episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
+            if episode_id is None:
+                episode_id = await self._episode_after_closes(
+                    client_id, session_id, text, new_topic, now
+                )
+            await self._memories.record_turn(
+                client_id=client_id,
+                session_id=session_id,
+                episode_id=episode_id,
+                speaker=speaker,
+                text=text,
+                language=language,
+                now=now,
+            )
+            self.open_episodes.turn(client_id, session_id, episode_id, now)
+        if self._learning():
+            self._tell(
+                client_id,
+                session_id,
+                episode_id,
+                speaker=speaker,
+                text=text,
+                language=language,
+                at=now,
+            )
+        return episode_id
+
+    async def record_final(
+        self,
+        record: TranscriptRecord,
+        received_at: datetime,
+        *,
+        language: str | None,
+        new_topic: bool,
+    ) -> bool:
+        """Store a glasses final and its turn and commit them; False: a replay (already stored,
+        and committed when this returns).
+
+        One statement, the turn pointing to the transcript's text (``transcripts.py`` v13),
+        run with the other finals waiting for the same commit (``commits.py``). When an
+        episode must close first (a silence, a new topic), a replay is looked for before.
+        """
+        text = record.text.strip()
+        if not text:
+            return await self._store.add_final(record, received_at, None)
+        client_id, session_id = record.client_id, record.session_id
+        now = self._clock()
+        async with self.holding(SESSION_LOCK, session_id):
+            episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
+            if episode_id is None:
+                if await self._store.stored(record):
+                    await self._store.commit()  # the row found may be another final's, pending
+                    return False
+                episode_id = await self._episode_after_closes(
+                    client_id, session_id, text, new_topic, now
+                )
+            turn = FinalTurn(episode_id, language, now, None if text == record.text else text)
+            if not await self._store.add_final(record, received_at, turn):
+                return False
+            self.open_episodes.turn(client_id, session_id, episode_id, now)
+        if self._learning():
+            self._tell(
+                client_id,
+                session_id,
+                episode_id,
+                speaker=record.speaker,
+                text=text,
+                language=language,
+                at=now,
+            )
+        return True
+
+    async def close_session(self, client_id: str, session_id: str) -> str | None:
+        """Close the session's open episode now; its episode id (None: it had none open)."""
+        async with self.holding(SESSION_LOCK, session_id), self.holding(CLIENT_LOCK, client_id):
+            for episode in await self._memories.open_episodes(client_id):
+                if episode.session_id == session_id:
+                    await self._close(episode.episode_id, self._clock())
+                    return episode.episode_id
+        return None
+
+    def _tell(
+        self,
+        client_id: str,
+        session_id: str,
+        episode_id: str,
+        *,
+        speaker: str | None,
+        text: str,
+        language: str | None,
+        at: datetime,
+    ) -> None:
+        """Learning hears a recorded turn."""
+        self._heard(
+            client_id,
+            HeardTurn(
+                session_id=session_id,
+                episode_id=episode_id,
+                speaker=speaker,
+                text=text,
+                language=language,
+                at=at,
+            ),
+        )
+
+    def episode_closed(self, episode: EpisodeRecord) -> None:
+        """An episode was closed (by ``close``, or by maintenance): no turn joins it again."""
+        self.open_episodes.closed(episode.client_id, episode.session_id, episode.episode_id)
+
+    def holding(self, kind: str, key: str) -> _TurnLock:
+        """Hold the turn lock of a session (``SESSION_LOCK``) or a client (``CLIENT_LOCK``)."""
+        return _TurnLock(self._locks, self._users, (kind, key))
+
+    async def _quiet_episode(
+        self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
+    ) -> str | None:
+        """The episode a turn joins (a new id when it opens one) when no episode of its client
+        must close first; None when one may (the caller then takes the slow path)."""
+        episodes = self.open_episodes.cached(client_id)
+        if episodes is None:
+            episodes = await self.open_episodes.of(client_id)
+        fresh = now - EPISODE_GAP + IDLE_MARGIN
+        for episode in episodes.values():
+            if episode.end_time < fresh:
+                return None
+        current = episodes.get(session_id)
+        if current is None:
+            return uuid.uuid4().hex
+        if episode_cue(text) if new_topic is None else new_topic:
+            return None
+        return current.episode_id
+
+    async def _episode_after_closes(
+        self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
+    ) -> str:
+        """Close the client's idle episodes (and the session's, on a new topic); return the
+        episode the turn joins. Read from the file, one such change of a client at a time."""
+        async with self.holding(CLIENT_LOCK, client_id):
+            current = None
+            for episode in await self._memories.open_episodes(client_id):
+                if now - episode.end_time > EPISODE_GAP:
+                    await self._close(episode.episode_id, now)
+                elif episode.session_id == session_id:
+                    current = episode
+            if current is not None and (episode_cue(text) if new_topic is None else new_topic):
+                await self._close(current.episode_id, now)
+                current = None
+            # Loaded again from the file with the turn that follows.
+            self.open_episodes.drop(client_id)
+        return current.episode_id if current is not None else uuid.uuid4().hex
+
+
+class _TurnLock:
+    """One hold of a turn lock (a class, not a generator: it is taken for every final)."""
+
+    __slots__ = ("_lock", "_locks", "_name", "_users")
+
+    def __init__(
+        self,
+        locks: dict[tuple[str, str], asyncio.Lock],
+        users: dict[tuple[str, str], int],
+        name: tuple[str, str],
+    ) -> None:
+        self._locks, self._users, self._name = locks, users, name
+        lock = locks.get(name)
+        if lock is None:
+            lock = locks[name] = asyncio.Lock()
+        self._lock = lock
+
+    async def __aenter__(self) -> None:
+        name = self._name
+        self._users[name] = self._users.get(name, 0) + 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        name = self._name
+        users = self._users[name] - 1
+        if users:
+            self._users[name] = users
+        else:
+            del self._users[name], self._locks[name]
