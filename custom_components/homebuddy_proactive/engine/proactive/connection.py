@@ -206,9 +206,7 @@ class Connection:
     async def _final(self, event: TranscriptEvent) -> None:
         engine, session, config = self.engine, self.session, self.config
         now = engine.clock()
-        if any(
-            u.event_id == event.event_id and u.text == event.text for u in session.buffer.items(now)
-        ):
+        if session.buffer.holds(event.event_id, event.text, now):
             # The same finalized result replayed (after a reconnect): stored and handled once.
             await self._ack(event.event_id, triggered=False, reason="duplicate")
             return

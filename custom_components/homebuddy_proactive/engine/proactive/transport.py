@@ -1,7 +1,8 @@
 """The WebSocket receive loop shared by both hosts (aiohttp, no Home Assistant).
 
 Each host authenticates the upgrade and validates the query itself, then hands the prepared
-socket here with a function that re-checks the token before every incoming message.
+socket here with a function that re-checks the token before every incoming message (in
+memory, without waiting: a revoked or expired token closes the socket at its next message).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -166,7 +167,7 @@ async def run_socket(
     engine: ProactiveEngine,
     client_id: str,
     session_id: str,
-    authorize: Callable[[], Awaitable[bool]],
+    authorize: Callable[[], bool],
     *,
     limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
 ) -> None:
@@ -224,7 +225,7 @@ class _FrameTurns:
         self,
         ws: web.WebSocketResponse,
         connection: Connection,
-        authorize: Callable[[], Awaitable[bool]],
+        authorize: Callable[[], bool],
         limits: SocketLimits,
     ) -> None:
         self._ws = ws
@@ -312,7 +313,7 @@ class _FrameTurns:
         """Rate and token checks of one frame (the token re-checked before every message)."""
         if not self._rate.allow():
             return _CLOSE_ABUSE if self._rate.abusive else _REFUSE
-        if not await self._authorize():
+        if not self._authorize():
             return _CLOSE_AUTH
         return _ADMIT
 
