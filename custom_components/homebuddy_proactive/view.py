@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from http import HTTPStatus
 
+import jwt
 from aiohttp import web
 from homeassistant.helpers.http import KEY_AUTHENTICATED, KEY_HASS, HomeAssistantView
 
@@ -73,10 +75,21 @@ class HomeBuddyWebSocketView(HomeAssistantView):
             )
         engine = entries[0].runtime_data.engine
 
-        async def still_authorized() -> bool:
-            # In memory (a JWT check against the auth store's loaded refresh tokens, no file
-            # or database access): a message never waits behind a stalled write.
-            return hass.auth.async_validate_access_token(token) is not None
+        # The token is verified once, here; each message then re-checks, in memory and
+        # without a JWT decode, what can change while the socket is open: the refresh token
+        # removed (revoked), its user deactivated, the access token expired (with the leeway
+        # Home Assistant's own check allows).
+        refresh_token = hass.auth.async_validate_access_token(token)
+        if refresh_token is None:
+            raise web.HTTPUnauthorized(text="send the token in the Authorization: Bearer header")
+        expires = _access_token_expiry(token)
+
+        def still_authorized() -> bool:
+            return (
+                time.time() < expires
+                and refresh_token.user.is_active
+                and hass.auth.async_get_refresh_token(refresh_token.id) is not None
+            )
 
         if (refused := _SOCKETS.admit(request.remote)) is not None:
             return web.Response(
@@ -91,3 +104,13 @@ class HomeBuddyWebSocketView(HomeAssistantView):
         finally:
             _SOCKETS.release(request.remote)
         return ws
+
+
+# Home Assistant's own access-token check accepts a token this long after its expiry.
+_EXPIRY_LEEWAY_SECONDS = 10
+
+
+def _access_token_expiry(token: str) -> float:
+    """When a verified access token stops being accepted (epoch seconds)."""
+    claims = jwt.decode(token, options={"verify_signature": False})
+    return float(claims["exp"]) + _EXPIRY_LEEWAY_SECONDS

@@ -34,6 +34,27 @@ def test_buffer_is_bounded_by_age_and_count() -> None:
     assert buffer.items(NOW + timedelta(seconds=200)) == []
 
 
+def test_buffer_recognises_a_replay_only_while_it_holds_the_utterance() -> None:
+    """A replay is the same event_id with the same text, still in the buffer (age and count)."""
+    buffer = TranscriptBuffer(window_seconds=90, max_items=3)
+    first = Utterance(
+        event_id="e1", text="Hello.", speaker=None, language="en", timestamp=NOW, received_at=NOW
+    )
+    buffer.append(first)
+    buffer.append(first)  # the same pair twice: held until both have gone
+    assert buffer.holds("e1", "Hello.", NOW)
+    assert not buffer.holds("e1", "Hello again.", NOW)  # the same id, other words: new
+    assert not buffer.holds("e2", "Hello.", NOW)
+    buffer.append(utterance("u1", 1))
+    buffer.append(utterance("u2", 2))  # the count drops one "e1"; the other is still held
+    assert buffer.holds("e1", "Hello.", NOW)
+    buffer.append(utterance("u3", 3))
+    assert not buffer.holds("e1", "Hello.", NOW + timedelta(seconds=3))
+    assert buffer.holds("u3", "u3", NOW + timedelta(seconds=92))
+    assert not buffer.holds("u1", "u1", NOW + timedelta(seconds=92))  # out of the window
+    assert [u.text for u in buffer.items(NOW + timedelta(seconds=92))] == ["u2", "u3"]
+
+
 def test_stream_merges_revisions_with_same_or_changing_ids() -> None:
     """Cumulative revisions replace the stream whatever their event ids."""
     stream = SpeechStream()

@@ -455,6 +455,25 @@ async def test_expired_token_closes_socket_with_1008(
     assert ws.close_code == 1008
 
 
+async def test_deactivated_user_closes_socket_with_1008(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    connect: Connect,
+    hass_admin_user,
+) -> None:
+    """A user deactivated while their socket is open: closed before the next message."""
+    refresh_token = await hass.auth.async_create_refresh_token(
+        hass_admin_user, "https://glasses.example/"
+    )
+    ws = await connect(token=hass.auth.async_create_access_token(refresh_token))
+    await assert_usable(ws)
+    await hass.auth.async_update_user(hass_admin_user, is_active=False)
+    await ws.send_json({"type": "ping"})
+    message = await ws.receive(timeout=5)
+    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert ws.close_code == 1008
+
+
 async def test_insight_fires_bus_event_updates_entities_and_runs_automation(
     hass: HomeAssistant,
     init_integration: MockConfigEntry,

@@ -266,6 +266,61 @@ async def test_a_ping_is_answered_while_the_same_sockets_write_is_stalled(
     assert await runtime.store.count_transcripts("stall") == 1
 
 
+async def test_after_a_stalled_final_frames_keep_their_order(client: Client) -> None:
+    """During the stall only the first ping is answered early; the final sent after it waits
+    its turn, and so does the ping behind that final: acks and pongs never change order."""
+    token = await sign_in(client)
+    runtime = client.app[API_KEY].runtime
+    async with client.ws_connect(
+        "/v1/ws?client_id=a&session_id=order", headers=bearer(token)
+    ) as ws:
+        await next_frame(ws, "ready")
+        blocker = sqlite3.connect(runtime.store.path, isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")
+            await ws.send_json({"type": "transcript", "event_id": "s1", "text": "Held here."})
+            await ws.send_json({"type": "ping"})
+            await ws.send_json({"type": "transcript", "event_id": "s2", "text": "Then this."})
+            await ws.send_json({"type": "ping"})
+            assert await asyncio.wait_for(ws.receive_json(), 2) == {"type": "pong"}
+            with pytest.raises(TimeoutError):  # nothing else while the write is held
+                await asyncio.wait_for(ws.receive_json(), 0.3)
+        finally:
+            blocker.rollback()
+            blocker.close()
+        frames = [await asyncio.wait_for(ws.receive_json(), 10) for _ in range(3)]
+        assert [(f["type"], f.get("event_id")) for f in frames] == [
+            ("ack", "s1"),
+            ("ack", "s2"),
+            ("pong", None),
+        ]
+    assert await runtime.store.count_transcripts("order") == 2
+
+
+async def test_frames_the_fast_decoder_refuses_get_the_standard_answers(client: Client) -> None:
+    """What only the standard JSON decoder reads keeps its answer: a 30-digit numeric
+    event_id is an id, NaN in an unknown field is ignored, an escaped lone surrogate in the
+    text is refused with its own message (and the event_id)."""
+    token = await sign_in(client)
+    async with client.ws_connect(
+        "/v1/ws?client_id=a&session_id=decoders", headers=bearer(token)
+    ) as ws:
+        await next_frame(ws, "ready")
+        big = 123456789012345678901234567890
+        await ws.send_str(f'{{"type": "transcript", "event_id": {big}, "text": "Big id."}}')
+        assert (await next_frame(ws, "ack"))["event_id"] == str(big)
+        await ws.send_str('{"type": "transcript", "event_id": "n1", "text": "Hi.", "x": NaN}')
+        assert (await next_frame(ws, "ack"))["event_id"] == "n1"
+        await ws.send_str('{"type": "transcript", "event_id": "u1", "text": "a\\ud800b"}')
+        error = await next_frame(ws, "error")
+        assert error["event_id"] == "u1"
+        assert error["message"] == "text must be valid Unicode text (no lone surrogates)"
+        await ws.send_str('{"type": "transcript", "event_id": "u2", "text": "x", "y": 1e999}')
+        assert (await next_frame(ws, "ack"))["event_id"] == "u2"
+        await ws.send_str('{"type": "transcript", "text": "broken"')
+        assert (await next_frame(ws, "error"))["message"] == "frame is not valid JSON"
+
+
 async def test_ready_reports_a_database_that_takes_no_write(client: Client) -> None:
     """``/ready`` answers 503 with a JSON reason while the database is read-only.
 

@@ -18,7 +18,7 @@ import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from ..config import EngineConfig
@@ -164,8 +164,9 @@ class Connection:
 
     async def handle_text(self, raw: str) -> None:
         """Handle one text frame; every outcome is a frame, never an exception."""
+        now = self.engine.clock()  # the frame's arrival, read once for all it needs
         try:
-            event = parse_frame(raw, self.engine.clock())
+            event = parse_frame(raw, now)
         except ProtocolError as err:
             self.engine.stats.protocol_errors += 1
             await self.send(error_frame(err.code, err.message, event_id=err.event_id))
@@ -177,7 +178,7 @@ class Connection:
             if isinstance(event, FeedbackEvent):
                 await self._feedback(event)
             elif event.is_final:
-                await self._final(event)
+                await self._final(event, now)
             else:
                 await self._partial_received(event)
         except sqlite3.Error as err:
@@ -203,12 +204,9 @@ class Connection:
 
     # -- finals ------------------------------------------------------------------------------
 
-    async def _final(self, event: TranscriptEvent) -> None:
+    async def _final(self, event: TranscriptEvent, now: datetime) -> None:
         engine, session, config = self.engine, self.session, self.config
-        now = engine.clock()
-        if any(
-            u.event_id == event.event_id and u.text == event.text for u in session.buffer.items(now)
-        ):
+        if session.buffer.holds(event.event_id, event.text, now):
             # The same finalized result replayed (after a reconnect): stored and handled once.
             await self._ack(event.event_id, triggered=False, reason="duplicate")
             return

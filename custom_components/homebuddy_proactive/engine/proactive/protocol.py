@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
+import orjson
+
 from ..const import (
     ERROR_INVALID_MESSAGE,
     ERROR_UNSUPPORTED_TYPE,
@@ -24,6 +26,8 @@ from ..const import (
 
 _LANGUAGE_RE: Final = re.compile(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$")
 _ID_FORBIDDEN_RE: Final = re.compile(r"[\x00-\x1f\x7f]")
+# Frames of at most this many characters are within MAX_FRAME_BYTES whatever they hold.
+_SURELY_SMALL_CHARACTERS: Final = MAX_FRAME_BYTES // 4
 # Timestamps outside these bounds are a broken clock (and near datetime's own limits any
 # conversion or arithmetic overflows): refused rather than stored.
 EARLIEST_TIMESTAMP: Final = datetime(1970, 1, 1, tzinfo=UTC)
@@ -93,20 +97,28 @@ def validate_identifier(name: str, value: str | None) -> str:
 
 def parse_frame(raw: str, now: datetime) -> IncomingEvent:
     """Parse one text frame into an event, or raise :class:`ProtocolError`."""
-    if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+    # A character is at most 4 bytes in UTF-8: only a long frame needs encoding to be measured.
+    if len(raw) > _SURELY_SMALL_CHARACTERS and (
+        len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES
+    ):
         raise ProtocolError(ERROR_INVALID_MESSAGE, f"frame larger than {MAX_FRAME_BYTES} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):  # JSONDecodeError, or a number beyond int limits
-        raise ProtocolError(ERROR_INVALID_MESSAGE, "frame is not valid JSON") from None
+    data = _decode(raw)
+    # orjson decodes no lone surrogate (it refuses them): its strings need no Unicode check.
+    unicode_checked = data is not None
+    if data is None:
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):  # JSONDecodeError, or a number beyond int limits
+            raise ProtocolError(ERROR_INVALID_MESSAGE, "frame is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError(ERROR_INVALID_MESSAGE, "frame must be a JSON object")
     kind = data.get("type")
     if not isinstance(kind, str) or not kind:
         raise ProtocolError(ERROR_INVALID_MESSAGE, "field 'type' must be a non-empty string")
-    _check_unicode("type", kind)
+    if not unicode_checked:
+        _check_unicode("type", kind)
     if kind == "transcript":
-        return _parse_transcript(data, now)
+        return _parse_transcript(data, now, unicode_checked)
     if kind == "ping":
         return PingEvent()
     if kind == "feedback":
@@ -114,7 +126,25 @@ def parse_frame(raw: str, now: datetime) -> IncomingEvent:
     raise ProtocolError(ERROR_UNSUPPORTED_TYPE, f"unsupported message type {kind[:40]!r}")
 
 
-def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
+def _decode(raw: str) -> Any:
+    """The frame decoded by orjson, or None where :func:`json.loads` must decide.
+
+    orjson refuses what the standard decoder accepts (lone surrogates, NaN, numbers beyond
+    its range, very deep nesting) and reads a huge integer as a float: such a frame is decoded
+    again by the standard decoder, so the answer to any frame stays the same.
+    """
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    if isinstance(data, dict) and isinstance(data.get("event_id"), float):
+        return None  # perhaps an integer id beyond 64 bits, which the standard decoder keeps
+    return data
+
+
+def _parse_transcript(
+    data: dict[str, Any], now: datetime, unicode_checked: bool = False
+) -> TranscriptEvent:
     event_id = data.get("event_id")
     if event_id is None:
         event_id = str(uuid.uuid4())
@@ -127,7 +157,8 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
             raise ProtocolError(
                 ERROR_INVALID_MESSAGE, f"event_id must be at most {MAX_ID_CHARACTERS} characters"
             )
-        _check_unicode("event_id", event_id)
+        if not unicode_checked:
+            _check_unicode("event_id", event_id)
 
     def fail(message: str) -> ProtocolError:
         return ProtocolError(ERROR_INVALID_MESSAGE, message, event_id)
@@ -139,7 +170,8 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
         raise fail("text must not be empty")
     if len(text) > MAX_TEXT_CHARACTERS:
         raise fail(f"text must be at most {MAX_TEXT_CHARACTERS:,} characters")
-    _check_unicode("text", text, event_id)
+    if not unicode_checked:
+        _check_unicode("text", text, event_id)
 
     is_final = data.get("is_final")
     if is_final is None:
@@ -153,21 +185,23 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
             raise fail("speaker must be a string")
         if len(speaker) > MAX_SPEAKER_CHARACTERS:
             raise fail(f"speaker must be at most {MAX_SPEAKER_CHARACTERS} characters")
-        _check_unicode("speaker", speaker, event_id)
+        if not unicode_checked:
+            _check_unicode("speaker", speaker, event_id)
         speaker = speaker.strip() or None
 
     language = data.get("language")
     if language is not None:
         if not isinstance(language, str):
             raise fail("language must be a language code such as 'en' or 'el'")
-        _check_unicode("language", language, event_id)
+        if not unicode_checked:
+            _check_unicode("language", language, event_id)
         # Only a hint: one that is no language code ("", "auto") is ignored, not an error
         # that would cost the transcript; the language is then detected from the text.
         language = language.strip()
         if not _LANGUAGE_RE.match(language):
             language = None
 
-    timestamp = _timestamp(data.get("timestamp"), now, event_id)
+    timestamp = _timestamp(data.get("timestamp"), now, event_id, unicode_checked)
 
     return TranscriptEvent(
         event_id=event_id,
@@ -179,7 +213,7 @@ def _parse_transcript(data: dict[str, Any], now: datetime) -> TranscriptEvent:
     )
 
 
-def _timestamp(value: object, now: datetime, event_id: str) -> datetime:
+def _timestamp(value: object, now: datetime, event_id: str, unicode_checked: bool) -> datetime:
     if value is None:
         return now
 
@@ -188,7 +222,8 @@ def _timestamp(value: object, now: datetime, event_id: str) -> datetime:
 
     if not isinstance(value, str):
         raise fail("timestamp must be an ISO-8601 string")
-    _check_unicode("timestamp", value, event_id)
+    if not unicode_checked:
+        _check_unicode("timestamp", value, event_id)
     try:
         timestamp = datetime.fromisoformat(value.strip())
     except ValueError:

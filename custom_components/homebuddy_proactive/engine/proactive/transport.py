@@ -1,22 +1,24 @@
 """The WebSocket receive loop shared by both hosts (aiohttp, no Home Assistant).
 
 Each host authenticates the upgrade and validates the query itself, then hands the prepared
-socket here with a function that re-checks the token before every incoming message.
+socket here with a function that re-checks the token before every incoming message (in
+memory, without waiting: a revoked or expired token closes the socket at its next message).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
-from aiohttp import WSMsgType, hdrs, web
+from aiohttp import WSMessage, WSMsgType, hdrs, web
 
 from ..const import CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION
 from .connection import Connection
@@ -165,7 +167,7 @@ async def run_socket(
     engine: ProactiveEngine,
     client_id: str,
     session_id: str,
-    authorize: Callable[[], Awaitable[bool]],
+    authorize: Callable[[], bool],
     *,
     limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
 ) -> None:
@@ -174,7 +176,6 @@ async def run_socket(
     Frames beyond ``limits``' rate get a ``rate_limited`` error and are not processed; a
     socket that keeps sending too fast is closed with 1008.
     """
-    rate = FrameRate(limits)
     shutdown_done = asyncio.Event()
     shutting_down = False
 
@@ -188,44 +189,13 @@ async def run_socket(
             shutdown_done.set()
 
     async def send(frame: dict[str, Any]) -> None:
-        # orjson: an ack is encoded in a fraction of json.dumps's time (one per final).
-        await ws.send_str(orjson.dumps(frame).decode())
+        # orjson's bytes go out as the text frame itself: no str round trip (one per final).
+        await ws.send_frame(orjson.dumps(frame), WSMsgType.TEXT)
 
     connection = await engine.connect(client_id, session_id, send, close_socket=close_for_shutdown)
-    turns = _FrameTurns(connection)
     try:
-        async for message in ws:
-            if message.type in (WSMsgType.TEXT, WSMsgType.BINARY) and not rate.allow():
-                if rate.abusive:
-                    await ws.close(code=CLOSE_POLICY_VIOLATION, message=b"too many frames")
-                    _stop_heartbeat(ws)
-                    break
-                await connection.send(
-                    error_frame(
-                        ERROR_RATE_LIMITED,
-                        f"more than {limits.frames_per_second:g} frames per second: this frame "
-                        "was not processed; send it again shortly",
-                        event_id=_event_id(message.data)
-                        if message.type == WSMsgType.TEXT
-                        else None,
-                        retryable=True,
-                    )
-                )
-                continue
-            if message.type in (WSMsgType.TEXT, WSMsgType.BINARY) and not await authorize():
-                await ws.close(code=CLOSE_POLICY_VIOLATION, message=b"token expired or revoked")
-                _stop_heartbeat(ws)
-                break
-            if message.type == WSMsgType.TEXT:
-                await turns.handle(message.data)
-            elif message.type == WSMsgType.BINARY:
-                await turns.settle()
-                await connection.handle_binary()
-            elif message.type == WSMsgType.ERROR:
-                LOGGER.debug("Socket error: %s", type(ws.exception()).__name__)
-                break
+        await _FrameTurns(ws, connection, authorize, limits).run()
     finally:
-        await turns.settle()
         _stop_heartbeat(ws)
         await connection.close()
         if shutting_down:
@@ -233,48 +203,174 @@ async def run_socket(
             await shutdown_done.wait()
 
 
-class _FrameTurns:
-    """A socket's frames, handled one after the other, in the order received.
+# How the gate answers a frame: handle it, refuse it for its rate, or close the socket (1008).
+_ADMIT: Final = 0
+_REFUSE: Final = 1
+_CLOSE_ABUSE: Final = 2
+_CLOSE_AUTH: Final = 3
 
-    While one frame's handling is stalled for :data:`STALL_SECONDS` (its database write waits
-    on a frozen disk, say), the socket keeps reading: pings are answered at once, and the next
-    other frame waits for the stalled one, so acknowledgements never change order.
+
+class _FrameTurns:
+    """A socket's frames, handled one after the other, in the order received, in its task.
+
+    No task, timer or wait per frame: each frame is handled where it is read. A watchdog (one
+    timer per socket, armed at most once per :data:`STALL_SECONDS` while frames are handled)
+    sees a frame whose handling has taken that long (its database write waits on a frozen
+    disk, say) and starts a rescue reader: while the frame stays stalled, pings are answered
+    at once; the first other message is held for its turn after the stalled frame, so
+    acknowledgements never change order.
     """
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        connection: Connection,
+        authorize: Callable[[], bool],
+        limits: SocketLimits,
+    ) -> None:
+        self._ws = ws
         self._connection = connection
-        self._stalled: asyncio.Task[None] | None = None
+        self._authorize = authorize
+        self._limits = limits
+        self._rate = FrameRate(limits)
+        self._loop = asyncio.get_running_loop()
+        # The frame being handled (a count, 0 while none is) and the loop time it started.
+        self._frames = 0
+        self._current = 0
+        self._since = 0.0
+        self._watchdog: asyncio.TimerHandle | None = None
+        # While a frame is stalled: the task reading meanwhile, whether it waits in receive
+        # (and may be cancelled there without losing a message) and the message it holds.
+        self._rescue: asyncio.Task[None] | None = None
+        self._rescue_receiving = False
+        self._held: tuple[WSMessage, int | None] | None = None
 
-    async def handle(self, raw: str) -> None:
-        """Handle one text frame in its turn."""
-        if self._stalled is not None:
-            if not self._stalled.done() and _is_ping(raw):
-                await self._connection.handle_text(raw)
-                return
-            await self.settle()
-        # Started at once, in this turn of the loop: a frame handled without waiting (a ping, a
-        # refused frame) needs no timer, and a final reaches its database write sooner.
-        task = asyncio.Task(
-            self._connection.handle_text(raw), loop=asyncio.get_running_loop(), eager_start=True
-        )
-        if task.done():
-            task.result()
-            return
+    async def run(self) -> None:
+        """Read and handle frames until the socket closes or must be closed."""
+        ws = self._ws
         try:
-            done, _pending = await asyncio.wait({task}, timeout=STALL_SECONDS)
-        except asyncio.CancelledError:
-            task.cancel()
-            raise
-        if done:
-            task.result()  # an error in the frame's handling ends the socket, as before
-        else:
-            self._stalled = task
+            while (turn := await self._next()) is not None:
+                message, verdict = turn
+                if verdict == _ADMIT:
+                    await self._handle(message)
+                elif verdict == _REFUSE:
+                    await self._refuse(message)
+                else:
+                    await ws.close(
+                        code=CLOSE_POLICY_VIOLATION,
+                        message=b"too many frames"
+                        if verdict == _CLOSE_ABUSE
+                        else b"token expired or revoked",
+                    )
+                    _stop_heartbeat(ws)
+                    return
+        finally:
+            if self._watchdog is not None:
+                self._watchdog.cancel()
+                self._watchdog = None
+            if self._rescue is not None:
+                self._rescue.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._rescue
+                self._rescue = None
 
-    async def settle(self) -> None:
-        """Wait for a stalled frame to be handled."""
-        stalled, self._stalled = self._stalled, None
-        if stalled is not None:
-            await stalled
+    async def _next(self) -> tuple[WSMessage, int] | None:
+        """The next text or binary frame and its gate's verdict; None once the socket ends."""
+        ws = self._ws
+        while True:
+            if self._rescue is not None:
+                await self._end_rescue()
+            if self._held is not None:
+                (message, verdict), self._held = self._held, None
+            else:
+                message, verdict = await ws.receive(), None
+            kind = message.type
+            if kind in (WSMsgType.TEXT, WSMsgType.BINARY):
+                return message, await self._gate(message) if verdict is None else verdict
+            if kind == WSMsgType.ERROR:
+                LOGGER.debug("Socket error: %s", type(ws.exception()).__name__)
+                return None
+            if kind in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return None
+
+    async def _handle(self, message: WSMessage) -> None:
+        """Handle one admitted frame, watched for a stall."""
+        loop = self._loop
+        self._frames += 1
+        self._current = self._frames
+        self._since = loop.time()
+        if self._watchdog is None:
+            self._watchdog = loop.call_at(self._since + STALL_SECONDS, self._watch)
+        try:
+            if message.type == WSMsgType.TEXT:
+                await self._connection.handle_text(message.data)
+            else:
+                await self._connection.handle_binary()
+        finally:
+            self._current = 0
+
+    async def _gate(self, message: WSMessage) -> int:
+        """Rate and token checks of one frame (the token re-checked before every message)."""
+        if not self._rate.allow():
+            return _CLOSE_ABUSE if self._rate.abusive else _REFUSE
+        if not self._authorize():
+            return _CLOSE_AUTH
+        return _ADMIT
+
+    async def _refuse(self, message: WSMessage) -> None:
+        await self._connection.send(
+            error_frame(
+                ERROR_RATE_LIMITED,
+                f"more than {self._limits.frames_per_second:g} frames per second: this frame "
+                "was not processed; send it again shortly",
+                event_id=_event_id(message.data) if message.type == WSMsgType.TEXT else None,
+                retryable=True,
+            )
+        )
+
+    def _watch(self) -> None:
+        """The watchdog: a frame handled for :data:`STALL_SECONDS` starts the rescue reader."""
+        self._watchdog = None
+        if not self._current or self._rescue is not None:
+            return  # no frame in hand: re-armed by the next one
+        due = self._since + STALL_SECONDS
+        if self._loop.time() < due:
+            self._watchdog = self._loop.call_at(due, self._watch)
+            return
+        self._rescue = self._loop.create_task(self._read_while_stalled(self._current))
+
+    async def _read_while_stalled(self, frame: int) -> None:
+        """Answer pings while ``frame`` is stalled; hold the first other message."""
+        ws = self._ws
+        while self._current == frame:
+            self._rescue_receiving = True
+            try:
+                message = await ws.receive()
+            finally:
+                self._rescue_receiving = False
+            if message.type == WSMsgType.TEXT and _is_ping(message.data):
+                verdict = await self._gate(message)
+                if verdict == _ADMIT:
+                    await self._connection.handle_text(message.data)
+                    continue
+                self._held = (message, verdict)
+                return
+            self._held = (message, None)
+            return
+
+    async def _end_rescue(self) -> None:
+        """Stop the rescue reader after a stalled frame; keep the message it holds."""
+        rescue = self._rescue
+        assert rescue is not None
+        if not rescue.done() and self._rescue_receiving:
+            rescue.cancel()  # waiting for a message: none is lost (it stays in aiohttp's queue)
+        try:
+            await rescue
+        except asyncio.CancelledError:
+            if not rescue.cancelled():
+                raise
+        finally:
+            self._rescue = None
 
 
 def _is_ping(raw: str) -> bool:

@@ -251,7 +251,7 @@ class StandaloneApi:
 
         hashed = token_hash(token)
 
-        async def still_authorized() -> bool:
+        def still_authorized() -> bool:
             # In memory: a message never waits for the database to be checked.
             return runtime.tokens.is_valid_hash(hashed)
 
