@@ -95,7 +95,10 @@ _ANSWER_WORDS: Final = _fw("yes yeah yep yup no nope nah oui ouais non nein ja j
 _ANSWER_RAW: Final = frozenset({"sí", "sì", "ναι", "όχι", "οχι"})
 
 
-@dataclass(frozen=True, slots=True)
+# _Clause and _Body are read-only by convention but not frozen: a frozen dataclass sets each
+# field through object.__setattr__, which makes building one several times slower, and one
+# of each is built per clause (and per language) of every final.
+@dataclass(slots=True)
 class _Clause:
     """One clause of an utterance: folded words, accented lowercase words, original words."""
 
@@ -194,7 +197,7 @@ def _clauses(sentence: str, accented: bool) -> tuple[_Clause, ...]:
     return tuple(result)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Body:
     """A clause after its leading fillers were removed."""
 
