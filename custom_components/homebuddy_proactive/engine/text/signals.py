@@ -119,7 +119,8 @@ def is_meaningful(text: str) -> bool:
     if not text or not _has_letters(text):
         return False
     letter = _LETTER_RE.search
-    words = [w for w in _words(unicodedata.normalize("NFC", text)) if letter(w)]
+    # A word of letters only has one (no letter is a digit): the expression is for the others.
+    words = [w for w in _words(unicodedata.normalize("NFC", text)) if w.isalpha() or letter(w)]
     if not words:
         return False
     split: list[str] = []
