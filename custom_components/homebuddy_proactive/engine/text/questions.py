@@ -89,10 +89,6 @@ def _asks_in(text: str, code: str | None) -> bool:
             if clause.index > 0 and clause.words in rules.tags:
                 return True
             body = _strip(clause, rules.fillers)
-            if (
-                body.words
-                and not _statement_form(body.words, body.raw)
-                and rules.is_question(body)
-            ):
+            if body.words and not _statement_form(body.words, body.raw) and rules.is_question(body):
                 return True
     return False
