@@ -123,12 +123,9 @@ def is_meaningful(text: str) -> bool:
     words = [w for w in _words(unicodedata.normalize("NFC", text)) if w.isalpha() or letter(w)]
     if not words:
         return False
-    split: list[str] = []
-    for word in words:
-        if "-" in word:
-            split.extend(p for p in word.split("-") if p)
-        else:
-            split.append(word)
+    split = words  # and hyphenated words in their parts
+    if "-" in "".join(words):
+        split = [part for word in words for part in word.split("-") if part]
     if sum(map(len, split)) < 3:
         return False
     hesitation = _HESITATION_RE.match
