@@ -79,7 +79,11 @@ def _asks_in(text: str, code: str | None) -> bool:
     rules = None if code is None else RULES[code]
     for sentence in sentences[-2:]:
         clauses = _clauses(sentence, accented)
-        if sentence is sentences[-1] and clauses and _mid_question(clauses[-1], languages):
+        if (
+            sentence is sentences[-1]
+            and clauses
+            and _mid_question(clauses[-1], languages, any_language=code is None)
+        ):
             return True
         for clause in clauses:
             if rules is None:
