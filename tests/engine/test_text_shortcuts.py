@@ -20,6 +20,7 @@ from custom_components.homebuddy_proactive.engine.text import (
     analyse,
     identify,
     is_question,
+    segment,
     signals,
 )
 from custom_components.homebuddy_proactive.engine.text import capture as capture_module
@@ -169,6 +170,22 @@ def test_ascii_is_folded_as_the_table_folds_it() -> None:
     for text in TEXTS[::7]:
         assert fold(text) == text.translate(_FOLD_TABLE), text
         assert fold_aligned(text) == text.translate(_ALIGNED_TABLE), text
+
+
+def test_words_are_found_as_the_expression_finds_them() -> None:
+    # The chunk test is the expression's own character test, on every code point.
+    every = "".join(map(chr, range(0x110000)))
+    assert [c for c in every if c.isalnum()] == re.findall(r"[^\W_]", every)
+    for text in [*TEXTS, "--a-b'c-- 'x' a''b 12-3 \u00b2\u2167 _a_b_ a-_-b"]:
+        for form in (text, fold(text), unify_typography(text)):
+            assert segment._find_words(form) == segment._WORD_RE.findall(form), form
+
+
+def test_clauses_are_split_as_the_expression_splits_them() -> None:
+    for text in [*TEXTS, "a,,b , ,c,", "a - b", "a:b", "a—b", "x、y，z", ",", ""]:
+        pieces = list(map(segment._tokenize, segment._clause_texts(text)))
+        expected = [segment._tokenize(piece) for piece in segment._CLAUSE_RE.split(text)]
+        assert [p for p in pieces if p[0]] == [p for p in expected if p[0]], text
 
 
 def test_typography_is_unified_only_where_needed() -> None:

@@ -7,6 +7,7 @@ say…"), and cleans the captured content.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -72,11 +73,16 @@ _ABBREVIATION_DOT_RE: Final = re.compile(
 )
 
 
-def _capture_sentences(text: str) -> list[str]:
-    """Split text into sentences for capture, keeping abbreviations such as "Dr." intact."""
+@functools.lru_cache(maxsize=256)
+def _capture_sentences(text: str) -> tuple[str, ...]:
+    """Split text into sentences for capture, keeping abbreviations such as "Dr." intact.
+
+    Cached: identification reads an utterance with each plausible language's rules, its
+    analysis then with its candidates'.
+    """
     protected = _ABBREVIATION_DOT_RE.sub(lambda m: m.group().replace(". ", "\x00 "), text)
     parts = re.split(r"(?<=[.!?;;。！？])\s+|\n+", protected)
-    return [p.replace("\x00", ".").strip() for p in parts if p and _has_letters(p)]
+    return tuple(p.replace("\x00", ".").strip() for p in parts if p and _has_letters(p))
 
 
 def _task_ok(content: str, language: str) -> bool:

@@ -54,30 +54,45 @@ def is_question(text: str, language: str | None = None) -> bool:
 
 
 def _asks(text: str, language: str | None, candidates: Sequence[str]) -> bool:
-    """Apply the question rules of ``candidates`` (most likely first) to NFC ``text``."""
+    """Apply the question rules of ``candidates`` (most likely first) to NFC ``text``.
+
+    A question is found by a rule of no language in particular or by one language's rules:
+    each part is decided once per utterance (identification asks each plausible language
+    alone, the analysis then its candidates together).
+    """
     if _explicit_question(text, _base_code(language)):
         return True
+    if _asks_in(text, None):
+        return True
+    return any(_asks_in(text, code) for code in candidates if code in RULES)
+
+
+@functools.lru_cache(maxsize=256)
+def _asks_in(text: str, code: str | None) -> bool:
+    """Whether the rules of language ``code`` (None: the rules of no language) read NFC
+    ``text`` as a question, in its last two sentences (explicit marks aside)."""
     sentences = _sentences(text)
     if not sentences:
         return False
     accented = _accented(text)
-    languages = [code for code in candidates if code in RULES]
+    languages = [] if code is None else [code]
+    rules = None if code is None else RULES[code]
     for sentence in sentences[-2:]:
         clauses = _clauses(sentence, accented)
-        if sentence is sentences[-1] and clauses and _mid_question(clauses[-1], languages):
+        if (
+            sentence is sentences[-1]
+            and clauses
+            and _mid_question(clauses[-1], languages, any_language=code is None)
+        ):
             return True
         for clause in clauses:
-            if _generic_question(clause.words):
+            if rules is None:
+                if _generic_question(clause.words):
+                    return True
+                continue
+            if clause.index > 0 and clause.words in rules.tags:
                 return True
-            for code in languages:
-                rules = RULES[code]
-                if clause.index > 0 and clause.words in rules.tags:
-                    return True
-                body = _strip(clause, rules.fillers)
-                if (
-                    body.words
-                    and not _statement_form(body.words, body.raw)
-                    and rules.is_question(body)
-                ):
-                    return True
+            body = _strip(clause, rules.fillers)
+            if body.words and not _statement_form(body.words, body.raw) and rules.is_question(body):
+                return True
     return False

@@ -119,15 +119,13 @@ def is_meaningful(text: str) -> bool:
     if not text or not _has_letters(text):
         return False
     letter = _LETTER_RE.search
-    words = [w for w in _words(unicodedata.normalize("NFC", text)) if letter(w)]
+    # A word of letters only has one (no letter is a digit): the expression is for the others.
+    words = [w for w in _words(unicodedata.normalize("NFC", text)) if w.isalpha() or letter(w)]
     if not words:
         return False
-    split: list[str] = []
-    for word in words:
-        if "-" in word:
-            split.extend(p for p in word.split("-") if p)
-        else:
-            split.append(word)
+    split = words  # and hyphenated words in their parts
+    if "-" in "".join(words):
+        split = [part for word in words for part in word.split("-") if part]
     if sum(map(len, split)) < 3:
         return False
     hesitation = _HESITATION_RE.match

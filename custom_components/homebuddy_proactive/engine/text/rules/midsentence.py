@@ -273,8 +273,35 @@ def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
     return False
 
 
-def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
-    """Find a question that starts inside the last clause ("…the store do you need anything")."""
+def _mid_question(clause: _Clause, languages: Sequence[str], *, any_language: bool = True) -> bool:
+    """Find a question that starts inside the last clause ("…the store do you need anything").
+
+    The rules of ``languages``, then (unless ``any_language`` is False) the accented question
+    words any language's transcript shows.
+    """
+    words, raw = clause.words, clause.raw
+    if languages and _mid_in_languages(clause, languages):
+        return True
+    if not any_language:
+        return False
+    for index in range(2, len(words)):
+        if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
+            continue
+        context = words[max(0, index - 3) : index]
+        if (
+            raw[index] in _MID_ACCENTED_WH
+            and not set(context) & _MID_INDIRECT
+            and not any(word.startswith(_MID_INDIRECT_STEMS) for word in context)
+        ):
+            if raw[index] in {"πότε", "πόσο", "πόσα"} or raw[index - 1] in {"por", "a", "de"}:
+                return True
+            if index + 1 < len(words):
+                return True
+    return False
+
+
+def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
+    """The mid-sentence question rules of ``languages`` (see :func:`_mid_question`)."""
     words, raw = clause.words, clause.raw
     for index in range(2, len(words) - 1):
         if (
@@ -293,19 +320,4 @@ def _mid_question(clause: _Clause, languages: Sequence[str]) -> bool:
             return True
         if any(_mid_modal_wh(words, raw, index, code) for code in languages):
             return True
-    if _mid_coordinated(clause, languages):
-        return True
-    for index in range(2, len(words)):
-        if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
-            continue
-        context = words[max(0, index - 3) : index]
-        if (
-            raw[index] in _MID_ACCENTED_WH
-            and not set(context) & _MID_INDIRECT
-            and not any(word.startswith(_MID_INDIRECT_STEMS) for word in context)
-        ):
-            if raw[index] in {"πότε", "πόσο", "πόσα"} or raw[index - 1] in {"por", "a", "de"}:
-                return True
-            if index + 1 < len(words):
-                return True
-    return False
+    return _mid_coordinated(clause, languages)
