@@ -338,21 +338,31 @@ class MemoryStore(
         store_filter = (
             "" if len(codes) == CODES else f" AND rowid % {CODES} IN ({', '.join(map(str, codes))})"
         )
-        # Unranked plans take the newest matches: BM25 over every match would not be bounded.
-        # FTS5's bm25() (``rank`` without ranking options): ``ORDER BY rank`` costs twice as
-        # much (FTS5 then sorts every match in a query of its own); ties in id order.
-        relevance, order = (
-            ("bm25(memory_search) AS relevance", "relevance, rowid")
-            if plan.ranked
-            else ("-1.0", "rowid DESC")
-        )
-        rows = rows_of(
-            conn,
-            f"SELECT rowid, {relevance} FROM memory_search WHERE memory_search MATCH ?"
-            f" AND client_id IN (SELECT value FROM json_each(?)){store_filter}"
-            f" ORDER BY {order} LIMIT ?",
-            (expression, to_json(list(client_ids)), candidates),
-        )
+        clients = to_json(list(client_ids))
+        if plan.ranked:
+            # FTS5's bm25() (``rank`` without ranking options): ``ORDER BY rank`` costs twice
+            # as much (FTS5 then sorts every match in a query of its own); ties in id order.
+            # Every match (at most the plan's budget) is ranked first and the clients are
+            # checked in that order until ``candidates`` are found: a match's client is read
+            # from the index's stored row, so checking it before the sort read that row for
+            # every match (at 100,000 memories, a third of the search's time). The same rows
+            # in the same order as a filter before the sort.
+            sql = (
+                "SELECT key, relevance FROM (SELECT rowid AS key, bm25(memory_search)"
+                f" AS relevance FROM memory_search WHERE memory_search MATCH ?{store_filter}"
+                " ORDER BY relevance, rowid LIMIT -1)"
+                " WHERE (SELECT found.client_id FROM memory_search AS found"
+                " WHERE found.rowid = key) IN (SELECT value FROM json_each(?)) LIMIT ?"
+            )
+        else:
+            # Unranked plans take the newest matches: BM25 over every match would not be
+            # bounded. FTS5 gives them newest first, so the clients are checked until enough.
+            sql = (
+                "SELECT rowid, -1.0 FROM memory_search WHERE memory_search MATCH ?"
+                f"{store_filter} AND client_id IN (SELECT value FROM json_each(?))"
+                " ORDER BY rowid DESC LIMIT ?"
+            )
+        rows = rows_of(conn, sql, (expression, clients, candidates))
         if not rows:
             return []
         best = min(float(row[1]) for row in rows)
