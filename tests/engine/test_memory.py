@@ -1334,7 +1334,7 @@ async def test_other_clients_better_matches_never_take_the_clients_places(
     with sqlite3.connect(m.path) as db:
         everyone = db.execute(
             "SELECT rowid, client_id FROM memory_search WHERE memory_search MATCH"
-            " '\"garden\" OR \"roses\"' ORDER BY bm25(memory_search), rowid"
+            ' \'"garden" OR "roses"\' ORDER BY bm25(memory_search), rowid'
         ).fetchall()
         expected = db.execute(
             "SELECT rowid, bm25(memory_search) AS r FROM memory_search WHERE memory_search"

@@ -196,10 +196,10 @@ class VectorIndex:
                     continue
                 # The number of differing bits of each row: exact (float64), as uint16 (the
                 # partition below is three times faster on it).
-                distances = simsimd.cdist(
+                counted = simsimd.cdist(
                     probe.view(np.uint8)[np.newaxis], bits, metric="hamming", dtype="bin8"
                 )
-                distances = np.asarray(distances)[0].astype(np.uint16)
+                distances = np.asarray(counted)[0].astype(np.uint16)
                 if wanted is not None:
                     kept = np.isin(keys % CODES, wanted)
                     keys, distances = keys[kept], distances[kept]
