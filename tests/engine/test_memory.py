@@ -1311,6 +1311,36 @@ async def test_equal_bm25_scores_come_oldest_first_and_the_cut_keeps_the_oldest(
     assert {hit.relevance for hit in hits} == {1.0}
 
 
+async def test_maintenance_merges_the_search_index_and_searches_find_the_same(
+    memories: Factory,
+) -> None:
+    """Memories kept one by one leave the search index in many segments; the daily maintenance
+    merges them (in steps, until nothing is left to merge) and every search then finds the
+    same memories with the same relevances, and new memories as before."""
+    m = await memories()
+    e = m.engine
+    for n in range(30):
+        await e.remember("c1", "fact", f"the garden roses need water {n} " + "tulips " * (n % 4))
+    queries = (["garden", "roses"], ["tulips"], ["water", "tulips"])
+
+    async def found() -> list[list[tuple[int, float]]]:
+        return [
+            [(hit.id, hit.relevance) for hit in await e.memories.search(("c1",), q, candidates=40)]
+            for q in queries
+        ]
+
+    before = await found()
+    assert await e.memories.merge_search_index(pages=1) > 0  # segments were merged
+    assert await e.memories.merge_search_index() == 0  # one segment left: nothing to merge
+    assert await found() == before
+    assert all(len(hits) > 10 for hits in before)
+    added = await e.remember("c1", "fact", "tulips by the gate")
+    await e.remember("c1", "fact", "a second note about the roses")
+    await e.run_maintenance(T0)
+    assert await e.memories.merge_search_index() == 0  # maintenance merged what was added
+    assert added.id in [hit.id for hit in await e.memories.search(("c1",), ["gate"], candidates=5)]
+
+
 async def test_other_clients_better_matches_never_take_the_clients_places(
     memories: Factory,
 ) -> None:
