@@ -352,7 +352,7 @@ async def test_a_replay_after_a_silence_closes_nothing(finals: Finals) -> None:
 async def test_a_long_open_episode_is_not_idle_and_closing_keeps_its_counts(
     finals: Finals,
 ) -> None:
-    """A final no longer rewrites its episode's row (v15), yet an episode opened an hour ago
+    """A final no longer rewrites its episode's row (v14), yet an episode opened an hour ago
     whose last final is recent shows that final's time, is not closed as idle, and once closed
     keeps its end time and turn count."""
     for _ in range(7):
@@ -383,7 +383,7 @@ async def test_a_long_open_episode_is_not_idle_and_closing_keeps_its_counts(
 
 
 async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Finals) -> None:
-    """Older turns go in batches (v15), yet short-term memory, its listing and its count show
+    """Older turns go in batches (v14), yet short-term memory, its listing and its count show
     each session's newest 20 turns only, and the file keeps a bounded number of each session's
     (sessions taking turns too)."""
     for n in range(45):
@@ -399,7 +399,7 @@ async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Fina
     assert len([e for e in listed if e["session_id"] == "porch"]) == 15
     assert (await finals.engine.counts())[STORE_SHORT_TERM] == 55
     ids = [int(str(e["id"])) for e in listed]
-    assert len(set(ids)) == len(ids)  # unique across sessions (the store gives them, v15)
+    assert len(set(ids)) == len(ids)  # unique across sessions (the store gives them, v14)
     for session in ("kitchen", "garden"):
         stored = await finals.count(
             "SELECT COUNT(*) FROM memory_turns WHERE session_id = ?", session

@@ -593,3 +593,32 @@ def test_the_index_ranks_exactly_by_hamming_distance_ties_in_insertion_order() -
     distance = {n: int(np.count_nonzero(signs[n] != (query > 0))) for n in order}
     expected = sorted(order, key=lambda n: distance[n])[:RERANK]  # stable: ties keep order
     assert index.nearest(query, ("c1", "global"), (0, 1, 2, 3)) == [n * 4 for n in expected]
+
+
+def test_the_index_keeps_exact_hamming_order_within_the_stores_asked() -> None:
+    """With several stores mixed in each client's rows and many equal distances: asked for
+    two stores, the keys are exactly the RERANK nearest of those stores' rows by a brute-force
+    count of differing bits, nearest first, ties in the order added, the clients' in the order
+    asked; no key of another store is among them."""
+    rng = np.random.default_rng(5)
+    dims = 64
+    rows = rng.standard_normal((4000, dims)).astype(np.float32)
+    index = VectorIndex()
+    owners = ["global" if n % 7 == 0 else "c1" for n in range(len(rows))]
+    added = []
+    for n, row in enumerate(rows):
+        quantised = quantise(row.tolist())
+        assert quantised is not None
+        added.append((n, owners[n], quantised[1]))  # key n: store code n % 4
+    index.add(added)
+    query = unit(rng.standard_normal(dims).tolist())
+    assert query is not None
+    order = [
+        n
+        for client in ("global", "c1")
+        for n in range(len(rows))
+        if owners[n] == client and n % 4 in (0, 2)
+    ]
+    distance = {n: int(np.count_nonzero((rows[n] > 0) != (query > 0))) for n in order}
+    expected = sorted(order, key=lambda n: distance[n])[:RERANK]
+    assert index.nearest(query, ("global", "c1"), (2, 0)) == expected

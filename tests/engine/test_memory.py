@@ -1311,6 +1311,74 @@ async def test_equal_bm25_scores_come_oldest_first_and_the_cut_keeps_the_oldest(
     assert {hit.relevance for hit in hits} == {1.0}
 
 
+async def test_maintenance_merges_the_search_index_and_searches_find_the_same(
+    memories: Factory,
+) -> None:
+    """Memories kept one by one leave the search index in many segments; the daily maintenance
+    merges them (in steps, until nothing is left to merge) and every search then finds the
+    same memories with the same relevances, and new memories as before."""
+    m = await memories()
+    e = m.engine
+    for n in range(30):
+        await e.remember("c1", "fact", f"the garden roses need water {n} " + "tulips " * (n % 4))
+    queries = (["garden", "roses"], ["tulips"], ["water", "tulips"])
+
+    async def found() -> list[list[tuple[int, float]]]:
+        return [
+            [(hit.id, hit.relevance) for hit in await e.memories.search(("c1",), q, candidates=40)]
+            for q in queries
+        ]
+
+    before = await found()
+    assert await e.memories.merge_search_index(pages=1) > 0  # segments were merged
+    assert await e.memories.merge_search_index() == 0  # one segment left: nothing to merge
+    assert await found() == before
+    assert all(len(hits) > 10 for hits in before)
+    added = await e.remember("c1", "fact", "tulips by the gate")
+    await e.remember("c1", "fact", "a second note about the roses")
+    await e.run_maintenance(T0)
+    assert await e.memories.merge_search_index() == 0  # maintenance merged what was added
+    assert added.id in [hit.id for hit in await e.memories.search(("c1",), ["gate"], candidates=5)]
+
+
+async def test_other_clients_better_matches_never_take_the_clients_places(
+    memories: Factory,
+) -> None:
+    """When another client's memories match the words better than all of the client's, the
+    search still gives the client's (and global's) best ones, as many as asked, in SQLite's
+    bm25 order with the filter applied first: the client check after the ranking keeps
+    looking past every other client's match."""
+    m = await memories()
+    for n in range(12):
+        await m.engine.remember("c2", "fact", f"garden roses garden {n}")
+    texts = [
+        "garden",
+        "the garden and the roses and the tulips in spring",
+        "roses by the garden wall",
+        "a long walk past the old garden wall near the river and the bridge",
+        "garden tools in the shed, the roses need feeding",
+    ]
+    for n, text in enumerate(texts):
+        await m.engine.remember("global" if n == 2 else "c1", "fact", text)
+    hits = await m.engine.memories.search(("c1", "global"), ["garden", "roses"], candidates=3)
+    with sqlite3.connect(m.path) as db:
+        everyone = db.execute(
+            "SELECT rowid, client_id FROM memory_search WHERE memory_search MATCH"
+            ' \'"garden" OR "roses"\' ORDER BY bm25(memory_search), rowid'
+        ).fetchall()
+        expected = db.execute(
+            "SELECT rowid, bm25(memory_search) AS r FROM memory_search WHERE memory_search"
+            " MATCH '\"garden\" OR \"roses\"' AND client_id IN ('c1', 'global')"
+            " ORDER BY r, rowid LIMIT 3"
+        ).fetchall()
+    assert {client for _, client in everyone[:12]} == {"c2"}  # c2's rank above all others
+    best = expected[0][1]
+    assert [(hit.id * 4, hit.relevance) for hit in hits] == [
+        (rowid, pytest.approx(score / best)) for rowid, score in expected
+    ]
+    assert len(hits) == 3
+
+
 async def test_bm25_order_and_relevance_are_sqlites_own_bm25(memories: Factory) -> None:
     """The search's order and relevances are FTS5's bm25 of each match, read independently from
     the file: the rarer and denser the word in a memory, the higher it ranks; another client's

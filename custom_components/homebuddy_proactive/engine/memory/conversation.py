@@ -1,8 +1,8 @@
 """Short-term memory and episodes: the turns of each session and the conversations they make up.
 
 The schema's triggers add each turn to its episode and drop a session's older turns (in batches,
-v15: reads take its newest ``SHORT_TERM_TURNS`` only). An open episode's end time and turn count
-are read from its turns and written into its row when it closes (v15). A glasses final's turns
+v14: reads take its newest ``SHORT_TERM_TURNS`` only). An open episode's end time and turn count
+are read from its turns and written into its row when it closes (v14). A glasses final's turns
 are written with its transcript (``TranscriptTable.add_final``) and read its text from there
 (``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_schema.py``).
 """

@@ -70,7 +70,7 @@ def index_key(store: str, memory_id: int) -> int:
 
 
 # The moment a memory's age is counted from (SQL over its table; an open episode's end time is
-# its newest turn's, v15).
+# its newest turn's, v14).
 AGE_COLUMNS: Final = {
     STORE_FACTUAL: "created_at",
     STORE_EPISODIC: EPISODE_END_TIME,

@@ -699,7 +699,7 @@ class MemoryEngine:
         Factual memories scoring below 0.3 are deleted; episodes that ended more than 30 days
         ago keep only their summary; affective memories not accessed for 60 days are deleted;
         short-term turns older than a day are dropped (their episodes keep them); idle episodes
-        are closed.
+        are closed; the search index's segments are merged into one.
         """
         async with self._maintenance_lock:
             if self._closed:
@@ -714,6 +714,8 @@ class MemoryEngine:
                 )
             finally:
                 self.recording.open_episodes.drop()
+            # The day's segments of the search index merged into one (searches read fewer).
+            await self.memories.merge_search_index(stop=lambda: self._closed)
         log_report(report)
         return report
 

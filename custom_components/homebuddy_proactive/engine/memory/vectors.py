@@ -185,6 +185,7 @@ class VectorIndex:
             probe = sign_bits(query)
             if probe.size != self.words:
                 return []
+            wanted = None if len(codes) >= CODES else np.asarray(codes, dtype=np.int64)
             all_keys, all_distances = [], []
             for client_id in client_ids:
                 client = self._clients.get(client_id)
@@ -195,22 +196,35 @@ class VectorIndex:
                     continue
                 # The number of differing bits of each row: exact (float64), as uint16 (the
                 # partition below is three times faster on it).
-                distances = simsimd.cdist(
+                counted = simsimd.cdist(
                     probe.view(np.uint8)[np.newaxis], bits, metric="hamming", dtype="bin8"
                 )
+                distances = np.asarray(counted)[0].astype(np.uint16)
+                if wanted is not None:
+                    kept = np.isin(keys % CODES, wanted)
+                    keys, distances = keys[kept], distances[kept]
+                # Each client's nearest rows first: a row within the RERANK-th smallest
+                # distance of all is within its client's (never below that of all), so the
+                # clients' nearest together give the same rows in the same order as every
+                # row of every client joined (which took 0.3 ms more at 100k rows).
+                keys, distances = _nearest_rows(keys, distances)
                 all_keys.append(keys)
-                all_distances.append(np.asarray(distances)[0].astype(np.uint16))
+                all_distances.append(distances)
         if not all_keys:
             return []
-        keys, distances = np.concatenate(all_keys), np.concatenate(all_distances)
-        if len(codes) < CODES:
-            wanted = np.isin(keys % CODES, np.asarray(codes, dtype=np.int64))
-            keys, distances = keys[wanted], distances[wanted]
-        if keys.size > RERANK:
-            # The RERANK-th smallest distance (a partition of the distances alone: 0.06 ms at
-            # 100k rows, a histogram and its running sum 0.25 ms), then the rows within it.
-            cutoff = np.partition(distances, RERANK - 1)[RERANK - 1]
-            chosen = np.flatnonzero(distances <= cutoff)
-            keys, distances = keys[chosen], distances[chosen]
+        keys, distances = _nearest_rows(np.concatenate(all_keys), np.concatenate(all_distances))
         order = np.argsort(distances, kind="stable")[:RERANK]
         return [int(key) for key in keys[order]]
+
+
+def _nearest_rows(
+    keys: npt.NDArray[np.int64], distances: npt.NDArray[np.uint16]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
+    """The rows within the :data:`RERANK`-th smallest distance (ties included), in order."""
+    if keys.size <= RERANK:
+        return keys, distances
+    # The RERANK-th smallest distance (a partition of the distances alone: 0.06 ms at 100k
+    # rows, a histogram and its running sum 0.25 ms), then the rows within it.
+    cutoff = np.partition(distances, RERANK - 1)[RERANK - 1]
+    chosen = np.flatnonzero(distances <= cutoff)
+    return keys[chosen], distances[chosen]

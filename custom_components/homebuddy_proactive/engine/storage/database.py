@@ -56,7 +56,7 @@ from .memory_schema import (
     MEMORY_SCHEMA_V10,
     MEMORY_SCHEMA_V11,
     MEMORY_SCHEMA_V13,
-    MEMORY_SCHEMA_V15,
+    MEMORY_SCHEMA_V14,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
@@ -66,7 +66,7 @@ from .transcripts import (
     TRANSCRIPT_SCHEMA_V6,
     TRANSCRIPT_SCHEMA_V11,
     TRANSCRIPT_SCHEMA_V13,
-    TRANSCRIPT_SCHEMA_V15,
+    TRANSCRIPT_SCHEMA_V14,
     TranscriptTable,
 )
 
@@ -190,10 +190,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     MEMORY_VECTOR_SCHEMA_V12,
     # v13: a final's text is written once, with its turn, in one statement.
     (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
-    # v14: memory retrieval's (``memory_search``), merged in place of this empty one.
-    (),
-    # v15: a final writes two pages fewer (episode row, short-term index) and trims in batches.
-    (*MEMORY_SCHEMA_V15, *TRANSCRIPT_SCHEMA_V15),
+    # v14: a final writes two pages fewer (episode row, short-term index) and trims in batches.
+    (*MEMORY_SCHEMA_V14, *TRANSCRIPT_SCHEMA_V14),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 # The version that adds short-term memory (``memory_turns``).
@@ -231,7 +229,7 @@ class ProactiveStore(
         # The checkpoints' own connection (opened on first use, see the module docstring).
         self._checkpointer: aiosqlite.Connection | None = None
         self._checkpoint_lock = asyncio.Lock()
-        # The id of the newest short-term turn (v15: the store gives them, ``next_turn_id``).
+        # The id of the newest short-term turn (v14: the store gives them, ``next_turn_id``).
         self._last_turn_id = 0
 
     @classmethod
@@ -310,7 +308,7 @@ class ProactiveStore(
     def next_turn_id(self) -> int:
         """The id of a new short-term turn: unique across sessions, above every stored one.
 
-        From v15 short-term turns are ordered by session (``memory_schema.py``), so the file
+        From v14 short-term turns are ordered by session (``memory_schema.py``), so the file
         cannot give a growing id without a second B-tree; the store's one connection gives them,
         from the largest stored when it opened (one scan, of at most a day's turns). An id taken
         by a write that was rolled back is not given again.

@@ -1,5 +1,5 @@
 """Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10, v11, v13,
-v15.
+v14.
 
 Kept apart from ``database.py`` (which appends them to its migrations) because the memory room
 shares its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
@@ -18,8 +18,8 @@ SHORT_TERM_TURNS: Final = 20
 MAX_EPISODE_TURNS: Final = 200
 # From v11 an episode's oldest turns go in batches, every this many turns (see v11).
 EPISODE_TRIM_EVERY: Final = 32
-# From v15 a session's oldest short-term turns go in batches: once it holds this many more than
-# SHORT_TERM_TURNS (see v15).
+# From v14 a session's oldest short-term turns go in batches: once it holds this many more than
+# SHORT_TERM_TURNS (see v14).
 SHORT_TERM_TRIM_EVERY: Final = 16
 MAX_EPISODE_TURN_CHARACTERS: Final = 1000
 
@@ -283,7 +283,7 @@ EPISODE_TURN_TEXT: Final = (
 )
 
 # The newest turn of an episode (SQL over ``memory_episodes``), and what an episode's row knows.
-# From v15 a turn no longer updates its episode's row: an open episode's end time is its newest
+# From v14 a turn no longer updates its episode's row: an open episode's end time is its newest
 # turn's and its turn count ``turn_count`` (the turns it had before they were numbered, v11)
 # plus its newest turn's number; closing the episode writes both into its row (``CLOSED_COUNTS``).
 _NEWEST_TURN: Final = (
@@ -431,10 +431,7 @@ MEMORY_SCHEMA_V13: Final[tuple[str, ...]] = (
 )
 
 
-# v14 belongs to memory retrieval (``memory_search``); the merger puts it in place of the empty
-# migration in ``database.py``.
-
-# v15: a final writes two pages fewer, and runs fewer statements.
+# v14: a final writes two pages fewer, and runs fewer statements.
 # - A turn no longer updates its episode's row (its end time and turn count were rewritten with
 #   every final): they are read from the episode's newest turn while it is open and written into
 #   its row when it closes (``EPISODE_END_TIME``, ``EPISODE_TURN_COUNT``, ``CLOSED_COUNTS``); an
@@ -448,14 +445,14 @@ MEMORY_SCHEMA_V13: Final[tuple[str, ...]] = (
 #   listing the session's turns); reads take a session's newest SHORT_TERM_TURNS
 #   (``SHORT_TERM_KEPT``), so they see what they saw before.
 # Every row is kept.
-MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
+MEMORY_SCHEMA_V14: Final[tuple[str, ...]] = (
     "UPDATE memory_episodes SET turn_count = turn_count - COALESCE((SELECT MAX(number)"
     " FROM memory_episode_turns WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
     "), 0) WHERE closed_at IS NULL",
     "DROP TRIGGER memory_turns_episode",
     "DROP TRIGGER memory_turns_bound",
     "DROP TRIGGER final_writes_insert",
-    """CREATE TABLE memory_turns_v15 (
+    """CREATE TABLE memory_turns_v14 (
         session_id TEXT NOT NULL,
         id INTEGER NOT NULL,
         client_id TEXT NOT NULL,
@@ -467,11 +464,11 @@ MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
         transcript_id INTEGER,
         PRIMARY KEY (session_id, id)
     ) WITHOUT ROWID""",
-    "INSERT INTO memory_turns_v15 (session_id, id, client_id, episode_id, speaker, text,"
+    "INSERT INTO memory_turns_v14 (session_id, id, client_id, episode_id, speaker, text,"
     " language, created_at, transcript_id) SELECT session_id, id, client_id, episode_id,"
     " speaker, text, language, created_at, transcript_id FROM memory_turns",
     "DROP TABLE memory_turns",
-    "ALTER TABLE memory_turns_v15 RENAME TO memory_turns",
+    "ALTER TABLE memory_turns_v14 RENAME TO memory_turns",
     f"""CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
     WHEN new.episode_id IS NOT NULL BEGIN
         INSERT OR IGNORE INTO memory_episodes
@@ -494,9 +491,9 @@ MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
     END""",
 )
 
-# From v15: whether a short-term turn (a row of ``memory_turns``, unaliased) is among the newest
+# From v14: whether a short-term turn (a row of ``memory_turns``, unaliased) is among the newest
 # SHORT_TERM_TURNS of its session, the only ones short-term memory holds (older ones wait for
-# their batch's trim, v15).
+# their batch's trim, v14).
 SHORT_TERM_KEPT: Final = (
     "memory_turns.id > COALESCE((SELECT newer.id FROM memory_turns AS newer"
     " WHERE newer.session_id = memory_turns.session_id"

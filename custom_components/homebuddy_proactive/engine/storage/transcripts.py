@@ -60,9 +60,9 @@ TRANSCRIPT_SCHEMA_V13: Final = (
 )
 
 
-# v15: the view takes the short-term turn's id (``turn_id``: the store gives it, see
-# ``memory_schema.py`` v15, whose table needs it); the rest as in v13.
-TRANSCRIPT_SCHEMA_V15: Final = (
+# v14: the view takes the short-term turn's id (``turn_id``: the store gives it, see
+# ``memory_schema.py`` v14, whose table needs it); the rest as in v13.
+TRANSCRIPT_SCHEMA_V14: Final = (
     "DROP VIEW final_writes",
     """CREATE VIEW final_writes AS SELECT event_id, client_id, session_id, text, speaker,
         language, timestamp, received_at, NULL AS episode_id, NULL AS turn_text,
@@ -107,7 +107,7 @@ class FinalTurn(NamedTuple):
     text: str | None = None
 
 
-# The statement of a final (v15: with its turn's id), its parameters in this order.
+# The statement of a final (v14: with its turn's id), its parameters in this order.
 _FINAL_SQL: Final = (
     "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker, language,"
     " timestamp, received_at, episode_id, turn_text, turn_language, turn_at, turn_id)"
