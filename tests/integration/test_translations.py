@@ -199,3 +199,14 @@ async def test_greek_repair_issue_is_rendered(hass: HomeAssistant) -> None:
     rendered = message.format(url="http://192.168.1.20:11434")
     assert rendered.startswith("Το HomeBuddy Proactive δεν μπορεί να συνδεθεί με τον διακομιστή")
     assert "http://192.168.1.20:11434" in rendered
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_form_errors_are_plain_text(language: str) -> None:
+    """HA shows a form's error as plain text: markdown (backticks) would show as typed."""
+    marked = [
+        path
+        for path, value in flat(language).items()
+        if ".error." in f".{path}." and isinstance(value, str) and "`" in value
+    ]
+    assert marked == []
