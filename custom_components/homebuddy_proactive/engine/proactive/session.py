@@ -44,26 +44,16 @@ class AskedQuestion:
 
 
 class TranscriptBuffer:
-    """Rolling, time- and count-bounded context of recent final utterances.
-
-    Beside the utterances, how many of them carry each (event_id, text), kept in step with
-    them, so a replayed final is recognised without a walk over the buffer.
-    """
+    """Rolling, time- and count-bounded context of recent final utterances."""
 
     def __init__(self, window_seconds: float, max_items: int) -> None:
         """Bound the buffer by age and by count."""
         self.window = timedelta(seconds=window_seconds)
-        self._items: deque[Utterance] = deque()
-        self._max_items = max_items
-        self._held: dict[tuple[str, str], int] = {}
+        self._items: deque[Utterance] = deque(maxlen=max_items)
 
     def append(self, utterance: Utterance) -> None:
         """Add the newest utterance (the oldest falls out past the count limit)."""
-        if len(self._items) >= self._max_items:
-            self._drop_oldest()
         self._items.append(utterance)
-        key = (utterance.event_id, utterance.text)
-        self._held[key] = self._held.get(key, 0) + 1
 
     def items(self, now: datetime) -> list[Utterance]:
         """Return the utterances still inside the window, oldest first."""
@@ -71,23 +61,15 @@ class TranscriptBuffer:
         return list(self._items)
 
     def holds(self, event_id: str, text: str, now: datetime) -> bool:
-        """Whether an utterance still inside the window has this event_id and text."""
+        """Whether an utterance still inside the window has this event_id and text (a walk
+        of at most ``max_items``, no copy)."""
         self._prune(now)
-        return (event_id, text) in self._held
+        return any(u.event_id == event_id and u.text == text for u in self._items)
 
     def _prune(self, now: datetime) -> None:
         cutoff = now - self.window
         while self._items and self._items[0].received_at < cutoff:
-            self._drop_oldest()
-
-    def _drop_oldest(self) -> None:
-        oldest = self._items.popleft()
-        key = (oldest.event_id, oldest.text)
-        count = self._held[key] - 1
-        if count:
-            self._held[key] = count
-        else:
-            del self._held[key]
+            self._items.popleft()
 
     def __len__(self) -> int:
         """Return how many utterances are held (expired ones included until pruned)."""
