@@ -59,6 +59,7 @@ from custom_components.homebuddy_proactive.engine.assist import (
     parse_feed,
     question_key,
     replay_scope,
+    said_back,
     same_alarm,
     say,
     spoken_time,
@@ -919,3 +920,21 @@ async def test_news_unreachable(socket_enabled: None) -> None:
         reader = NewsReader(session, "http://127.0.0.1:9/feed.xml", timeout=2)
         with pytest.raises(NewsUnavailableError):
             await reader.headlines()
+
+
+@pytest.mark.parametrize(
+    ("subject", "language", "expected"),
+    [
+        ("my sister Lea", "en", "your sister Lea"),
+        ("My doctor", "en-GB", "Your doctor"),
+        ("the US embassy", "en", "the US embassy"),
+        ("the mine near Lea", "en", "the mine near Lea"),
+        ("ma fille", "fr", "votre fille"),
+        ("Mes petits-enfants", "fr", "Vos petits-enfants"),
+        ("την αδελφή μου Λέα", "el", "την αδελφή σας Λέα"),
+        ("Claire", "fr", "Claire"),
+    ],
+)
+def test_a_subject_is_said_back_to_the_speaker(subject: str, language: str, expected: str) -> None:
+    """The speaker's "my" becomes the reply's "your" (vous, σας); other words stay as said."""
+    assert said_back(subject, language) == expected

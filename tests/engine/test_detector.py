@@ -42,6 +42,8 @@ def test_real_answers_are_readable(card: str) -> None:
         "NEWEST utterance",
         "Conversation, oldest first:",
         "TASK: card, NEWEST utterance (final).",
+        "NEWEST partial, English.",
+        "NEWEST final question",
         "150 characters",
         "fact_check",
         "Fact check.",

@@ -408,6 +408,10 @@ async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Fina
     # The episodes keep every turn.
     counts = {e["session_id"]: e["turn_count"] for e in await finals.episodes()}
     assert counts == {"kitchen": 45, "garden": 45, "porch": 15}
+    # A turn forgotten leaves a gap: no turn already past short-term memory comes back.
+    newest = next(e for e in listed if e["content"] == "Kitchen sentence 44.")
+    assert await finals.engine.forget(int(str(newest["id"])), "c1", store=STORE_SHORT_TERM)
+    assert [t.text for t in await finals.engine.recent_turns("kitchen", 100)] == kitchen[:-1]
 
 
 async def test_a_v13_file_keeps_its_episodes_and_turns_after_the_upgrade(tmp_path: Path) -> None:

@@ -113,6 +113,14 @@ def test_bad_values_name_the_variable(name: str, value: str) -> None:
         ServerSettings.from_env({name: value})
 
 
+def test_a_bad_ollama_address_is_named_without_its_password() -> None:
+    """The refusal quotes the address as given, but never the credentials in it."""
+    with pytest.raises(ConfigError, match="OLLAMA_BASE_URL") as refused:
+        ServerSettings.from_env({"OLLAMA_BASE_URL": "http://user:secret@127.0.0.1:99999"})
+    assert "secret" not in str(refused.value)
+    assert "127.0.0.1:99999" in str(refused.value)
+
+
 def test_max_characters_below_target_is_refused() -> None:
     """The card ceiling cannot be below the target."""
     with pytest.raises(ConfigError, match="INSIGHT_MAX_CHARACTERS"):

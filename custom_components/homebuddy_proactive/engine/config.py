@@ -41,7 +41,11 @@ def http_url(value: str) -> str:
 
 def without_userinfo(url: str) -> str:
     """``url`` without a ``user:password@`` part: safe to log or to show in a repair."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not an address at all ("http://[bad"): cut at the last "@" by hand
+        scheme, _, rest = url.rpartition("://")
+        return f"{scheme}://{rest.rpartition('@')[2]}" if scheme else url.rpartition("@")[2]
     if "@" not in parts.netloc:
         return url
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()

@@ -153,17 +153,10 @@ def match_memory_recall(text: str) -> str | None:
 
 
 # The speaker's own words for themselves, as the reply says them back (the replies say "vous"
-# in French and "σας" in Greek): "my sister Lea" is answered about "your sister Lea".
+# in French and "σας" in Greek): "my sister Lea" is answered about "your sister Lea". Only
+# possessives and object pronouns, lower-case or capitalised ("the US", "the mine" stay).
 _SAID_BACK: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "my": "your",
-        "mine": "yours",
-        "me": "you",
-        "myself": "yourself",
-        "our": "your",
-        "ours": "yours",
-        "us": "you",
-    },
+    "en": {"my": "your", "me": "you", "myself": "yourself", "our": "your", "us": "you"},
     "fr": {
         "mon": "votre",
         "ma": "votre",
@@ -175,7 +168,9 @@ _SAID_BACK: Final[dict[str, dict[str, str]]] = {
     "el": {"μου": "σας", "μας": "σας", "εμένα": "εσάς", "εμάς": "εσάς"},
 }
 _SAID_BACK_RE: Final = {
-    language: re.compile(r"\b(" + "|".join(words) + r")\b", re.IGNORECASE)
+    language: re.compile(
+        r"\b(" + "|".join(w for word in words for w in (word, word.capitalize())) + r")\b"
+    )
     for language, words in _SAID_BACK.items()
 }
 
@@ -190,6 +185,6 @@ def said_back(subject: str, language: str) -> str:
     def swap(match: re.Match[str]) -> str:
         word = match.group(1)
         other = words[word.lower()]
-        return other[:1].upper() + other[1:] if word[:1].isupper() else other
+        return other.capitalize() if word[0].isupper() else other
 
     return pattern.sub(swap, subject)

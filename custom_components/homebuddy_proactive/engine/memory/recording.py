@@ -24,7 +24,6 @@ from ..text import episode_cue
 from .conversation import ConversationStore
 from .learning import HeardTurn
 from .open_episodes import OpenEpisodes
-from .records import EpisodeRecord
 
 EPISODE_GAP: Final = timedelta(minutes=30)
 # A turn closes nothing, so it needs only its session's lock, when every open episode of its
@@ -183,10 +182,6 @@ class TurnRecorder:
                 at=at,
             ),
         )
-
-    def episode_closed(self, episode: EpisodeRecord) -> None:
-        """An episode was closed (by ``close``, or by maintenance): no turn joins it again."""
-        self.open_episodes.closed(episode.client_id, episode.session_id, episode.episode_id)
 
     def holding(self, kind: str, key: str) -> _TurnLock:
         """Hold the turn lock of a session (``SESSION_LOCK``) or a client (``CLIENT_LOCK``)."""

@@ -714,8 +714,12 @@ class MemoryEngine:
                 )
             finally:
                 self.recording.open_episodes.drop()
-            # The day's segments of the search index merged into one (searches read fewer).
-            await self.memories.merge_search_index(stop=lambda: self._closed)
+            # The day's segments of the search index merged into one (searches read fewer); a
+            # failure leaves them as they were and does not undo the report of what ran.
+            try:
+                await self.memories.merge_search_index(stop=lambda: self._closed)
+            except aiosqlite.Error as err:
+                LOGGER.warning("Merging the memory search index failed: %s", err)
         log_report(report)
         return report
 

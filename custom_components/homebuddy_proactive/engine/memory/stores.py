@@ -159,6 +159,14 @@ class MemoryStore(
         args: tuple[Any, ...] = (memory_id,)
         if client_id is not None:
             sql, args = f"{sql} AND client_id = ?", (memory_id, client_id)
+        if store == STORE_SHORT_TERM:
+            # The session's turns already past short-term memory (waiting for their batch's
+            # trim) go first: with one turn fewer, the newest of them would be shown again.
+            await self._db.execute(
+                "DELETE FROM memory_turns WHERE session_id = (SELECT session_id FROM"
+                f" memory_turns WHERE {sql.partition(' WHERE ')[2]}) AND NOT {SHORT_TERM_KEPT}",
+                args,
+            )
         cursor = await self._db.execute(sql, args)
         await self._db.commit()
         return cursor.rowcount > 0

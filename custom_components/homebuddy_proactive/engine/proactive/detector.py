@@ -82,6 +82,7 @@ _PROMPT_ECHOES: Final = (
     "conversation, oldest first",
     "task: card",
     "newest final",
+    "newest partial",
 )
 _LENGTH_ECHO_RE: Final = re.compile(r"^\d+ characters?$")
 _REPEATED_CHARACTER_RE: Final = re.compile(r"(.)\1{7,}")

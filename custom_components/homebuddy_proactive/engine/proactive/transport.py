@@ -286,7 +286,7 @@ class _FrameTurns:
                 message, verdict = await ws.receive(), None
             kind = message.type
             if kind in (WSMsgType.TEXT, WSMsgType.BINARY):
-                return message, await self._gate(message) if verdict is None else verdict
+                return message, self._gate(message) if verdict is None else verdict
             if kind == WSMsgType.ERROR:
                 LOGGER.debug("Socket error: %s", type(ws.exception()).__name__)
                 return None
@@ -309,7 +309,7 @@ class _FrameTurns:
         finally:
             self._current = 0
 
-    async def _gate(self, message: WSMessage) -> int:
+    def _gate(self, message: WSMessage) -> int:
         """Rate and token checks of one frame (the token re-checked before every message)."""
         if not self._rate.allow():
             return _CLOSE_ABUSE if self._rate.abusive else _REFUSE
@@ -349,7 +349,7 @@ class _FrameTurns:
             finally:
                 self._rescue_receiving = False
             if message.type == WSMsgType.TEXT and _is_ping(message.data):
-                verdict = await self._gate(message)
+                verdict = self._gate(message)
                 if verdict == _ADMIT:
                     await self._connection.handle_text(message.data)
                     continue
@@ -367,7 +367,9 @@ class _FrameTurns:
         try:
             await rescue
         except asyncio.CancelledError:
-            if not rescue.cancelled():
+            # The reader's own cancellation (above) ends here; the socket task's is passed on.
+            task = asyncio.current_task()
+            if not rescue.cancelled() or (task is not None and task.cancelling()):
                 raise
         finally:
             self._rescue = None

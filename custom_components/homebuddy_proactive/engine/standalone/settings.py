@@ -17,6 +17,7 @@ from ..config import (
     EngineConfig,
     http_url,
     validate_tuning,
+    without_userinfo,
 )
 from ..const import DETECTOR_CONVERSATE, DETECTOR_MODES
 
@@ -89,7 +90,8 @@ class ServerSettings:
             http_url(base_url)
         except ConfigError as err:
             raise ConfigError(
-                f"OLLAMA_BASE_URL must be an http:// or https:// URL, got {base_url!r} ({err})"
+                "OLLAMA_BASE_URL must be an http:// or https:// URL, got"
+                f" {without_userinfo(base_url)!r} ({err})"
             ) from None
         mode = get("DETECTOR_MODE", DETECTOR_CONVERSATE).lower()
         if mode not in DETECTOR_MODES:
