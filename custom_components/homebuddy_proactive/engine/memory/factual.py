@@ -5,7 +5,6 @@ Record-level queries of the ``memories`` table live with the table (``storage/me
 
 from __future__ import annotations
 
-import functools
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -89,16 +88,6 @@ class FactualStore(MemoryTables):
         )
         await self._db.commit()
 
-    async def preferences(
-        self, client_ids: Sequence[str], limit: int, now: datetime, weights: ScoreWeights
-    ) -> list[ScoredMemory]:
-        """The most important, newest preferences of the clients, scored."""
-        return await self.run(
-            functools.partial(
-                self.preferences_on, client_ids=client_ids, limit=limit, now=now, weights=weights
-            )
-        )
-
     @staticmethod
     def preferences_on(
         conn: sqlite3.Connection,
@@ -108,7 +97,8 @@ class FactualStore(MemoryTables):
         now: datetime,
         weights: ScoreWeights,
     ) -> list[ScoredMemory]:
-        """:meth:`preferences` on a connection in its thread."""
+        """The most important, newest preferences of the clients, scored (run in the
+        database's thread, inside a retrieval's trip)."""
         parts = []
         params: dict[str, Any] = {"now": now.isoformat(), "limit": limit}
         params.update(weights.sql_parameters())

@@ -3,7 +3,6 @@ vector, storing vectors, and reading them back for the index and its re-ranking.
 
 from __future__ import annotations
 
-import functools
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -86,15 +85,12 @@ class VectorStore(MemoryTables):
         )
         return [(int(row[0]), str(row[1]), bytes(row[2])) for row in rows]
 
-    async def stored_vectors(self, model: str, keys: Sequence[int]) -> dict[int, bytes]:
-        """The int8 vectors of ``model`` for those keys that still have one."""
-        return await self.run(functools.partial(self.stored_vectors_on, model=model, keys=keys))
-
     @staticmethod
     def stored_vectors_on(
         conn: sqlite3.Connection, *, model: str, keys: Sequence[int]
     ) -> dict[int, bytes]:
-        """:meth:`stored_vectors` on a connection in its thread."""
+        """The int8 vectors of ``model`` for those keys that still have one (run in the
+        database's thread, inside a retrieval's trip)."""
         # ``+model``: looked up by key (the primary key), never through the model's index,
         # which would visit every vector of the model.
         rows = rows_of(
