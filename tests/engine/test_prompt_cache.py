@@ -335,3 +335,30 @@ def test_every_task_shares_one_system_message_and_only_its_task_line_differs() -
     assert learn[1]["content"].endswith("\n\nTASK: learn, facts in French.")
     for marker in ("TASK: ", "NEWEST partial", "NEWEST final"):
         assert marker not in system
+
+
+def test_learning_after_a_tight_card_prompt_lists_the_same_earlier_cards() -> None:
+    """When the budget let a card prompt list only some earlier cards, the prefix a learning
+    call is asked after lists the same ones, so the model server's cache still holds it."""
+    config = EngineConfig(ollama_model="m").with_tuning({"prompt_token_budget": 1600})
+    window = PromptWindow()
+    lines = [line(n, words=2) for n in range(10, 14)]
+    cards = [
+        ContextLine(
+            event_id="context",
+            text=f"card {n} " + "y" * 300,
+            at=START - timedelta(hours=1, seconds=-n),
+        )
+        for n in range(8)
+    ]
+    request = EvaluationRequest(
+        newest="next", language="en", context=lines, recent_cards=cards, window=window
+    )
+    card = build_messages(request, config)[1]["content"]
+    head = card.partition("Conversation, oldest first:")[0]
+    assert "card 7 " in head  # the newest earlier cards are still listed
+    assert "card 0 " not in head  # the budget left out the oldest ones
+    assert "[4] speaker: utterance 13" in card
+    learn = prefix_messages(lines, cards, window, config).messages[1]["content"]
+    assert learn.startswith(head + "Conversation, oldest first:\n[1] ")
+    assert card.startswith(learn)

@@ -165,8 +165,7 @@ class _Parts:
     card_limit: int = EARLIER_CARDS
 
     def head(self) -> list[str]:
-        cards = _listed(self.cards, self.card_limit)
-        return [CARDS_LABEL + "\n" + "\n".join(f"- {c}" for c in cards)] if cards else []
+        return _cards_block(self.cards, self.card_limit)
 
     def tail(self) -> list[str]:
         parts = []
@@ -237,10 +236,12 @@ def _with_cards(
     return merged, earlier
 
 
-def _listed(cards: Sequence[str], limit: int = EARLIER_CARDS) -> list[str]:
-    """The earlier cards listed: the newest ``limit`` different ones, oldest first."""
+def _cards_block(cards: Sequence[str], limit: int) -> list[str]:
+    """The list of earlier cards before the conversation: the newest ``limit`` different
+    ones, oldest first (none: no list)."""
     different = list(reversed(dict.fromkeys(reversed(cards))))
-    return different[-limit:] if limit else []
+    listed = different[-limit:] if limit else []
+    return [CARDS_LABEL + "\n" + "\n".join(f"- {c}" for c in listed)] if listed else []
 
 
 def _card_text(line: ContextLine) -> str:
@@ -269,11 +270,12 @@ def _dropped_cards(
 
 
 def _keep_cards(
-    window: PromptWindow | None, shown: Sequence[ContextLine], cards: list[str]
+    window: PromptWindow | None, shown: Sequence[ContextLine], cards: list[str], limit: int
 ) -> None:
-    """Remember the cards listed for the shown part's beginning (see :func:`_dropped_cards`)."""
+    """Remember the cards listed for the shown part's beginning (see :func:`_dropped_cards`)
+    and how many of them the prompt listed (fewer when its budget was tight)."""
     if window is not None and shown:
-        window.cards_start, window.cards = shown[0].event_id, cards
+        window.cards_start, window.cards, window.card_limit = shown[0].event_id, cards, limit
 
 
 def _numbered(lines: Sequence[ContextLine]) -> tuple[list[str], dict[int, tuple[str | None, str]]]:
@@ -309,9 +311,15 @@ def prefix_messages(
     merged, earlier = _with_cards(context, cards)
     shown = window.select(merged, lambda lines: True) if window is not None else merged
     lines, numbers = _numbered(shown)
-    parts = [] if not shown else [_conversation(lines)]
-    if shown and (listed := _listed(_dropped_cards(earlier, merged, len(shown), window))):
-        parts.insert(0, CARDS_LABEL + "\n" + "\n".join(f"- {c}" for c in listed))
+    parts = []
+    if shown:
+        # As many earlier cards as the session's last card prompt listed, so a learning call
+        # asked after this prefix finds it in the model server's cache.
+        limit = EARLIER_CARDS if window is None or window.card_limit is None else window.card_limit
+        parts = [
+            *_cards_block(_dropped_cards(earlier, merged, len(shown), window), limit),
+            _conversation(lines),
+        ]
     messages = [
         {"role": "system", "content": instructions(config)},
         {"role": "user", "content": "\n\n".join(parts)},
@@ -355,7 +363,7 @@ def build_messages(request: EvaluationRequest, config: EngineConfig) -> list[dic
     else:
         shown = context if tokens(context) <= budget else []
     tokens(shown)  # lists the cards of what is not shown
-    _keep_cards(request.window, shown, parts.cards)
+    _keep_cards(request.window, shown, parts.cards, parts.card_limit)
     lines, numbers = _numbered(shown)
     conversation = _conversation([*lines, numbered_line(len(numbers) + 1, parts.newest)])
     return [

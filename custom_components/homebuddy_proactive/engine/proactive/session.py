@@ -114,6 +114,8 @@ class PromptWindow:
         # The cards listed before the conversation, for the beginning ``cards_start``.
         self.cards: list[str] = []
         self.cards_start: str | None = None
+        # How many of them the last prompt listed (None: none built yet, the default).
+        self.card_limit: int | None = None
 
     def select(
         self, lines: Sequence[ContextLine], fits: Callable[[Sequence[ContextLine]], bool]
