@@ -264,20 +264,34 @@ class Shim:
         return model in names
 
     async def show(self, request: web.Request) -> web.Response:
-        """``POST /api/show``: minimal details."""
+        """``POST /api/show``: minimal details, and what the model can do (as Ollama 0.6.4+)."""
         try:
             body = await request.json()
         except ValueError:
             body = {}
         if isinstance(body, dict) and self._is_embedder(body.get("model") or body.get("name")):
             return web.json_response(
-                {"modelfile": "", "parameters": "", "template": "", "details": EMBED_DETAILS}
+                {
+                    "modelfile": "",
+                    "parameters": "",
+                    "template": "",
+                    "details": EMBED_DETAILS,
+                    "model_info": {},
+                    "capabilities": ["embedding"],
+                }
             )
         if self.llama is None:
             return web.json_response({"error": "no chat model loaded"}, status=404)
         entry = self._model_entry()
         return web.json_response(
-            {"modelfile": "", "parameters": "", "template": "", "details": entry["details"]}
+            {
+                "modelfile": "",
+                "parameters": "",
+                "template": "",
+                "details": entry["details"],
+                "model_info": {},
+                "capabilities": ["completion"],
+            }
         )
 
     async def bench_stats(self, request: web.Request) -> web.Response:

@@ -78,6 +78,9 @@ class FakeOllama:
     # instead of the word → dimension ones: a real embedding model behind the fake.
     embedder: Callable[[str, list[str]], Awaitable[list[list[float]]]] | None = None
     tags_status: int = 200
+    # /api/show names each model's capabilities ("completion" or "embedding"), as Ollama 0.6.4
+    # and later do; False answers without them, as older servers do.
+    capabilities: bool = True
     tags_delay: float = 0.0
     default_reply: FakeReply = field(default_factory=decline)
     handler: ChatHandler | None = None
@@ -104,6 +107,7 @@ class FakeOllama:
         app = web.Application()
         app.router.add_get("/api/tags", self._tags)
         app.router.add_get("/api/version", self._version)
+        app.router.add_post("/api/show", self._show)
         app.router.add_post("/api/chat", self._chat)
         app.router.add_post("/api/embed", self._embed)
         # Like Ollama, stop working on a request whose client went away.
@@ -132,6 +136,23 @@ class FakeOllama:
     def chat_count(self) -> int:
         """How many chat requests were received."""
         return len(self.requests)
+
+    async def _show(self, request: web.Request) -> web.Response:
+        name = (await request.json()).get("model")
+        if name not in [*self.models, *self.embedding_models]:
+            return web.json_response({"error": f"model '{name}' not found"}, status=404)
+        shown: dict[str, Any] = {
+            "modelfile": "",
+            "parameters": "",
+            "template": "",
+            "details": {"format": "gguf", "family": "llama"},
+            "model_info": {},
+        }
+        if self.capabilities:
+            shown["capabilities"] = (
+                ["embedding"] if name in self.embedding_models else ["completion"]
+            )
+        return web.json_response(shown)
 
     async def _tags(self, request: web.Request) -> web.Response:
         self.tag_requests += 1

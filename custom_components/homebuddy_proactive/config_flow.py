@@ -1,13 +1,16 @@
 """Config, options and reconfigure flows of HomeBuddy Proactive.
 
 Setting up asks for the Ollama URL, proves it by listing the server's models, then lets the user
-pick one of them and the detector mode. When the server cannot be reached the user may try again
-or continue without the model (local rules only; a model is chosen later with Reconfigure).
+pick one of its chat models and the detector mode. When the server cannot be reached the user
+may try again or continue without the model (local rules only; a model is chosen later with
+Reconfigure).
 
 The options form holds every tuning value of the engine, in the sections of
 :data:`OPTION_SECTIONS`; it is built from :data:`OPTION_FIELDS`, so a new option is one more
 descriptor in that tuple and its key in one section. The embedding model is chosen from the
-models the Ollama server lists when the form opens (typed by name when it cannot be reached).
+embedding models the Ollama server lists when the form opens (typed by name when it cannot be
+reached). Ollama says what each model can do (``/api/show``); a model of a server too old to
+say is offered in both lists.
 Options are stored flat, as before the sections existed, so the engine and existing entries read
 them unchanged.
 """
@@ -76,6 +79,10 @@ from .engine.memory import MemoryLinkError, MemoryLinks
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
 # Listing models is quick on a healthy server; a longer wait only delays the error for the user.
 LIST_MODELS_TIMEOUT: Final = 10
+# What a model must be able to do (Ollama's capabilities) to be offered as the chat model and
+# as the embedding model: an embedding model cannot answer a chat, nor a chat model embed.
+CHAT: Final = "completion"
+EMBEDDING: Final = "embedding"
 MAX_MODEL_NAME: Final = 200
 
 URL_SCHEMA: Final = vol.Schema(
@@ -358,13 +365,17 @@ def sectioned_options(flat: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
-async def async_list_models(url: str) -> list[str]:
-    """List the models of the Ollama server at ``url``; the client is always closed."""
+async def async_list_models(url: str, able: str) -> list[str]:
+    """List the models of the Ollama server at ``url`` that can do ``able`` (``CHAT``:
+    "completion", ``EMBEDDING``: "embedding"), and those it says nothing about (older
+    servers); the client is always closed."""
     model = OllamaModel(url, "", timeout=LIST_MODELS_TIMEOUT, verify=get_default_context())
     try:
-        return await model.list_models()
+        names = await model.list_models()
+        known = await model.capabilities(names) if names else {}
     finally:
         await model.close()
+    return [name for name in names if able in known.get(name, (able,))]
 
 
 def _model_schema(models: list[str], current: str | None) -> vol.Schema:
@@ -493,7 +504,7 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
         except ConfigError:
             return {CONF_URL: "invalid_url"}
         try:
-            models = await async_list_models(url)
+            models = await async_list_models(url, CHAT)
         except ModelUnavailableError:
             return {"base": "cannot_connect"}
         except Exception:
@@ -526,7 +537,7 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
         if self._models is None:
             # The server's models, once per form, for the embedding model's dropdown.
             try:
-                self._models = await async_list_models(self.config_entry.data[CONF_URL])
+                self._models = await async_list_models(self.config_entry.data[CONF_URL], EMBEDDING)
             except ModelUnavailableError:
                 self._models = []
         if user_input is not None:

@@ -72,6 +72,13 @@ class GarbledTagsOllama(FakeOllama):
         return await super()._tags(request)
 
 
+class GarbledShowOllama(FakeOllama):
+    """A fake Ollama whose model details are not in Ollama's shape."""
+
+    async def _show(self, request: web.Request) -> web.Response:
+        return web.json_response({"capabilities": "all of them"})
+
+
 def _marker(result: FlowResult, key: str) -> vol.Marker:
     """Return the schema marker of one form field."""
     return next(marker for marker in result["data_schema"].schema if marker == key)
@@ -117,7 +124,9 @@ async def _finish_model_step(hass: HomeAssistant, result: FlowResult) -> FlowRes
 async def test_user_flow_creates_a_working_entry(
     hass: HomeAssistant, fake_ollama: FakeOllama
 ) -> None:
-    """The URL is checked, the server's models are offered and the entry is set up."""
+    """The URL is checked, the server's chat models are offered (not its embedding models)
+    and the entry is set up."""
+    fake_ollama.embedding_models = ["nomic-embed-text"]
     result = await _start_user_flow(hass)
     assert result["type"] is FlowResultType.FORM
     assert result["step_id"] == "user"
@@ -230,6 +239,18 @@ async def test_user_flow_malformed_url_is_named_on_its_field(
     )
     result = await _finish_model_step(hass, result)
     assert result["type"] is FlowResultType.CREATE_ENTRY
+
+
+@pytest.mark.usefixtures("socket_enabled")
+async def test_model_details_out_of_shape_offer_every_model(hass: HomeAssistant) -> None:
+    """Details of the models that cannot be read say nothing: every model is offered."""
+    async with GarbledShowOllama(models=[MODEL], embedding_models=["nomic-embed-text"]) as odd:
+        result = await _start_user_flow(hass)
+        result = await hass.config_entries.flow.async_configure(
+            result["flow_id"], {CONF_URL: odd.url}
+        )
+        assert result["step_id"] == "model"
+        assert _dropdown(result, CONF_MODEL) == [MODEL, "nomic-embed-text"]
 
 
 @pytest.mark.usefixtures("socket_enabled")

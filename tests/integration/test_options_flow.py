@@ -171,8 +171,9 @@ async def test_the_form_as_shown_can_be_saved_without_a_weather_entity(
 async def test_the_embedding_model_is_chosen_from_the_servers_models(
     hass: HomeAssistant, fake_ollama: FakeOllama
 ) -> None:
-    """None by default; the dropdown lists the server's models; the saved choice reaches the
-    reloaded engine, whose memory search then finds a memory by meaning."""
+    """None by default; the dropdown lists the server's embedding models (not its chat models);
+    the saved choice reaches the reloaded engine, whose memory search then finds a memory by
+    meaning."""
     fake_ollama.embedding_models = ["nomic-embed-text"]
     fake_ollama.embedding_words = {"docteur": 1, "médecin": 1}
     entry = config_entry(fake_ollama.url)
@@ -180,9 +181,7 @@ async def test_the_embedding_model_is_chosen_from_the_servers_models(
     assert entry.runtime_data.engine.config.embedding_model == ""
     result = await hass.config_entries.options.async_init(entry.entry_id)
     assert shown(result, CONF_EMBEDDING_MODEL) is None
-    assert field_selector(result, CONF_EMBEDDING_MODEL).config["options"] == sorted(
-        [MODEL, "qwen3:4b", "nomic-embed-text"]
-    )
+    assert field_selector(result, CONF_EMBEDDING_MODEL).config["options"] == ["nomic-embed-text"]
     result = await hass.config_entries.options.async_configure(
         result["flow_id"],
         filled(
@@ -206,3 +205,17 @@ async def test_the_embedding_model_is_chosen_from_the_servers_models(
 
     result = await hass.config_entries.options.async_init(entry.entry_id)
     assert shown(result, CONF_EMBEDDING_MODEL) == "nomic-embed-text"
+
+
+async def test_a_server_too_old_to_say_what_models_do_offers_them_all(
+    hass: HomeAssistant, fake_ollama: FakeOllama
+) -> None:
+    """An Ollama that does not name its models' capabilities: every model is offered."""
+    fake_ollama.embedding_models = ["nomic-embed-text"]
+    fake_ollama.capabilities = False
+    entry = config_entry(fake_ollama.url)
+    assert await set_up_entry(hass, entry)
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    assert field_selector(result, CONF_EMBEDDING_MODEL).config["options"] == sorted(
+        [MODEL, "qwen3:4b", "nomic-embed-text"]
+    )

@@ -48,6 +48,8 @@ CONTEXT_TOKENS: Final = 4096
 CONTEXT_STEP: Final = 1024
 # Template tokens a chat message costs beyond its content (role markers), estimated high.
 MESSAGE_OVERHEAD_TOKENS: Final = 8
+# Models asked about at a time for what they can do (``OllamaModel.capabilities``).
+SHOW_AT_ONCE: Final = 4
 
 
 def estimate_tokens(text: str) -> int:
@@ -289,6 +291,26 @@ class OllamaModel:
             raise ModelUnavailableError(_describe(err)) from err
         self._set_available(True)
         return sorted(m.model for m in response.models if m.model)
+
+    async def capabilities(self, names: Sequence[str]) -> dict[str, frozenset[str]]:
+        """What each model can do, as the server says (``/api/show``: "completion",
+        "embedding", "tools", …), a few models at a time. A model the server says nothing
+        about (an Ollama before 0.6.4) or whose answer fails is left out: unknown, not unable.
+        """
+        asking = asyncio.Semaphore(SHOW_AT_ONCE)
+
+        async def ask(name: str) -> tuple[str, frozenset[str] | None]:
+            async with asking:
+                try:
+                    shown = await self._client.show(name)
+                except (httpx.HTTPError, ollama.ResponseError, ConnectionError, OSError):
+                    return name, None
+                except ValueError:  # an answer not in Ollama's shape (the library's check)
+                    return name, None
+            return name, frozenset(shown.capabilities) if shown.capabilities else None
+
+        answers = await asyncio.gather(*(ask(name) for name in names))
+        return {name: able for name, able in answers if able is not None}
 
     async def chat_json(
         self,
