@@ -119,7 +119,8 @@ def async_update_no_model_issue(hass: HomeAssistant, entry: HomeBuddyConfigEntry
         hass,
         DOMAIN,
         ISSUE_NO_MODEL,
-        is_fixable=False,
+        is_fixable=True,  # repairs.py: pick one of the server's chat models
+        data={"entry_id": entry.entry_id},
         severity=ir.IssueSeverity.WARNING,
         translation_key=ISSUE_NO_MODEL,
         translation_placeholders={"url": display_url(entry.data[CONF_URL])},

@@ -378,7 +378,28 @@ async def async_list_models(url: str, able: str) -> list[str]:
     return [name for name in names if able in known.get(name, (able,))]
 
 
-def _model_schema(models: list[str], current: str | None) -> vol.Schema:
+async def async_chat_models(url: str) -> tuple[list[str], dict[str, str]]:
+    """The chat models of the Ollama server at ``url``, or the form errors that say why there
+    are none (the setup, reconfigure and the "no model" repair ask the same way)."""
+    try:
+        http_url(url)
+    except ConfigError:
+        return [], {CONF_URL: "invalid_url"}
+    try:
+        models = await async_list_models(url, CHAT)
+    except ModelUnavailableError:
+        return [], {"base": "cannot_connect"}
+    except Exception:
+        # Anything else is a bug or a server that is not Ollama: shown as "unknown" and
+        # logged with its traceback, as HA core's flows do.
+        LOGGER.exception("Unexpected error while listing the Ollama models")
+        return [], {"base": "unknown"}
+    if not models:
+        return [], {"base": "no_models"}
+    return models, {}
+
+
+def model_schema(models: list[str], current: str | None) -> vol.Schema:
     """Return the schema of a dropdown over the server's models."""
     return vol.Schema(
         {
@@ -458,7 +479,7 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
                     CONF_DETECTOR_MODE: user_input[CONF_DETECTOR_MODE],
                 },
             )
-        schema = _model_schema(self._models, None).extend(
+        schema = model_schema(self._models, None).extend(
             {vol.Required(CONF_DETECTOR_MODE, default=DETECTOR_CONVERSATE): DETECTOR_MODE_SELECTOR}
         )
         return self.async_show_form(step_id="model", data_schema=schema)
@@ -492,30 +513,14 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
             )
         return self.async_show_form(
             step_id="reconfigure_model",
-            data_schema=_model_schema(self._models, entry.data.get(CONF_MODEL)),
+            data_schema=model_schema(self._models, entry.data.get(CONF_MODEL)),
         )
 
     async def _async_load_models(self, url: str) -> dict[str, str]:
         """Remember ``url`` and its models; return the form errors (empty on success)."""
-        url = url.strip()
-        self._url = url
-        try:
-            http_url(url)
-        except ConfigError:
-            return {CONF_URL: "invalid_url"}
-        try:
-            models = await async_list_models(url, CHAT)
-        except ModelUnavailableError:
-            return {"base": "cannot_connect"}
-        except Exception:
-            # Anything else is a bug or a server that is not Ollama: shown as "unknown" and
-            # logged with its traceback, as HA core's flows do.
-            LOGGER.exception("Unexpected error while listing the Ollama models")
-            return {"base": "unknown"}
-        if not models:
-            return {"base": "no_models"}
-        self._models = models
-        return {}
+        self._url = url.strip()
+        self._models, errors = await async_chat_models(self._url)
+        return errors
 
 
 class HomeBuddyOptionsFlow(OptionsFlowWithReload):
