@@ -365,9 +365,9 @@ def sectioned_options(flat: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
-async def async_list_models(url: str, able: str) -> list[str]:
-    """List the models of the Ollama server at ``url`` that can do ``able`` (``CHAT``:
-    "completion", ``EMBEDDING``: "embedding"), and those it says nothing about (older
+async def async_list_models(url: str, able: str) -> tuple[list[str], list[str]]:
+    """The models of the Ollama server at ``url``, and those of them that can do ``able``
+    (``CHAT``: "completion", ``EMBEDDING``: "embedding") or that it says nothing about (older
     servers); the client is always closed."""
     model = OllamaModel(url, "", timeout=LIST_MODELS_TIMEOUT, verify=get_default_context())
     try:
@@ -375,7 +375,7 @@ async def async_list_models(url: str, able: str) -> list[str]:
         known = await model.capabilities(names) if names else {}
     finally:
         await model.close()
-    return [name for name in names if able in known.get(name, (able,))]
+    return names, [name for name in names if able in known.get(name, (able,))]
 
 
 async def async_chat_models(url: str) -> tuple[list[str], dict[str, str]]:
@@ -386,7 +386,7 @@ async def async_chat_models(url: str) -> tuple[list[str], dict[str, str]]:
     except ConfigError:
         return [], {CONF_URL: "invalid_url"}
     try:
-        models = await async_list_models(url, CHAT)
+        names, models = await async_list_models(url, CHAT)
     except ModelUnavailableError:
         return [], {"base": "cannot_connect"}
     except Exception:
@@ -395,7 +395,7 @@ async def async_chat_models(url: str) -> tuple[list[str], dict[str, str]]:
         LOGGER.exception("Unexpected error while listing the Ollama models")
         return [], {"base": "unknown"}
     if not models:
-        return [], {"base": "no_models"}
+        return [], {"base": "no_chat_models" if names else "no_models"}
     return models, {}
 
 
@@ -542,7 +542,9 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
         if self._models is None:
             # The server's models, once per form, for the embedding model's dropdown.
             try:
-                self._models = await async_list_models(self.config_entry.data[CONF_URL], EMBEDDING)
+                _, self._models = await async_list_models(
+                    self.config_entry.data[CONF_URL], EMBEDDING
+                )
             except ModelUnavailableError:
                 self._models = []
         if user_input is not None:

@@ -279,6 +279,20 @@ async def test_user_flow_unexpected_answer_then_recovers(
         assert await hass.config_entries.async_unload(result["result"].entry_id)
 
 
+async def test_a_server_with_only_embedding_models_has_no_chat_model(
+    hass: HomeAssistant, fake_ollama: FakeOllama
+) -> None:
+    """A server with embedding models only is refused with words that say so."""
+    fake_ollama.models = []
+    fake_ollama.embedding_models = ["nomic-embed-text"]
+    result = await _start_user_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_URL: fake_ollama.url}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "no_chat_models"}
+
+
 async def test_user_flow_server_without_models(
     hass: HomeAssistant, fake_ollama: FakeOllama
 ) -> None:
@@ -538,7 +552,7 @@ def test_every_flow_string_is_translated(language: str) -> None:
         for key in keys:
             assert config["step"][step]["data"][key]
             assert config["step"][step]["data_description"][key]
-    for error in ("cannot_connect", "unknown", "no_models"):
+    for error in ("cannot_connect", "unknown", "no_models", "no_chat_models"):
         assert config["error"][error]
     for reason in ("reconfigure_successful", "single_instance_allowed"):
         assert config["abort"][reason]
