@@ -312,6 +312,44 @@ async def test_finals_arriving_together_share_one_trip_and_commit(finals: Finals
         ]
 
 
+async def test_replays_among_finals_of_one_commit_are_answered_each_alone(
+    finals: Finals,
+) -> None:
+    """Replays first, in the middle and last among finals waiting for the same commit: each
+    replay is answered False and writes nothing; every final after one is still stored."""
+    for n in (0, 5, 9):
+        assert await finals.final(f"Session {n} said this before.", session=f"s{n}", event_id="a")
+    now = finals.clock.now + timedelta(minutes=1)
+
+    def record(n: int, replay: bool) -> TranscriptRecord:
+        return TranscriptRecord(
+            event_id="a" if replay else "b",
+            client_id="c1",
+            session_id=f"s{n}",
+            text=f"Session {n} said this before." if replay else f"Session {n} speaks now.",
+            speaker=None,
+            language="en",
+            timestamp=now,
+        )
+
+    replays = {0, 5, 9}
+    records = [record(n, n in replays) for n in range(10)]
+    statements: list[str] = []
+    await finals.store.connection.set_trace_callback(statements.append)
+    stored = await asyncio.gather(
+        *(finals.engine.record_final(r, now, language="en", new_topic=False) for r in records)
+    )
+    await finals.store.connection.set_trace_callback(None)
+    assert stored == [n not in replays for n in range(10)]
+    assert statements.count("COMMIT") == 1
+    for n in range(10):
+        expected = [f"Session {n} said this before."] if n in replays else []
+        if n not in replays:
+            expected.append(f"Session {n} speaks now.")
+        assert [t.text for t in await finals.engine.recent_turns(f"s{n}")] == expected
+    assert await finals.store.count_transcripts() == 10
+
+
 async def test_a_failed_commit_fails_the_finals_in_it_and_a_resend_is_answered_once(
     finals: Finals,
 ) -> None:

@@ -11,7 +11,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import orjson
 
@@ -54,9 +54,9 @@ class ProtocolError(Exception):
         self.event_id = event_id
 
 
-@dataclass(frozen=True, kw_only=True)
-class TranscriptEvent:
-    """A validated ``transcript`` frame."""
+class TranscriptEvent(NamedTuple):
+    """A validated ``transcript`` frame (a tuple: one per frame, built in a third of a frozen
+    dataclass's time)."""
 
     event_id: str
     text: str
