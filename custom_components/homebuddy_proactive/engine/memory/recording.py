@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -24,11 +24,14 @@ from ..text import episode_cue
 from .conversation import ConversationStore
 from .learning import HeardTurn
 from .open_episodes import OpenEpisodes
+from .records import OpenEpisode
 
 EPISODE_GAP: Final = timedelta(minutes=30)
 # A turn closes nothing, so it needs only its session's lock, when every open episode of its
 # client ended more than this inside the gap (a turn waiting that long is not plausible).
 IDLE_MARGIN: Final = timedelta(minutes=1)
+# A turn closes nothing when every open episode of its client ended after this long ago.
+QUIET_SINCE: Final = EPISODE_GAP - IDLE_MARGIN
 SESSION_LOCK: Final = "session"
 CLIENT_LOCK: Final = "client"
 
@@ -126,7 +129,10 @@ class TurnRecorder:
         client_id, session_id = record.client_id, record.session_id
         now = self._clock()
         async with self.holding(SESSION_LOCK, session_id):
-            episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
+            episodes = self.open_episodes.cached(client_id)  # (no trip when they are cached)
+            if episodes is None:
+                episodes = await self.open_episodes.of(client_id)
+            episode_id = _quiet_in(episodes, session_id, text, new_topic, now)
             if episode_id is None:
                 if await self._store.stored(record):
                     await self._store.commit()  # the row found may be another final's, pending
@@ -195,16 +201,7 @@ class TurnRecorder:
         episodes = self.open_episodes.cached(client_id)
         if episodes is None:
             episodes = await self.open_episodes.of(client_id)
-        fresh = now - EPISODE_GAP + IDLE_MARGIN
-        for episode in episodes.values():
-            if episode.end_time < fresh:
-                return None
-        current = episodes.get(session_id)
-        if current is None:
-            return uuid.uuid4().hex
-        if episode_cue(text) if new_topic is None else new_topic:
-            return None
-        return current.episode_id
+        return _quiet_in(episodes, session_id, text, new_topic, now)
 
     async def _episode_after_closes(
         self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
@@ -224,6 +221,26 @@ class TurnRecorder:
             # Loaded again from the file with the turn that follows.
             self.open_episodes.drop(client_id)
         return current.episode_id if current is not None else uuid.uuid4().hex
+
+
+def _quiet_in(
+    episodes: Mapping[str, OpenEpisode],
+    session_id: str,
+    text: str,
+    new_topic: bool | None,
+    now: datetime,
+) -> str | None:
+    """:meth:`TurnRecorder._quiet_episode` over the client's open ``episodes``."""
+    fresh = now - QUIET_SINCE
+    for episode in episodes.values():
+        if episode.end_time < fresh:
+            return None
+    current = episodes.get(session_id)
+    if current is None:
+        return uuid.uuid4().hex
+    if episode_cue(text) if new_topic is None else new_topic:
+        return None
+    return current.episode_id
 
 
 class _TurnLock:

@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -188,9 +188,10 @@ async def run_socket(
             _stop_heartbeat(ws)
             shutdown_done.set()
 
-    async def send(frame: dict[str, Any]) -> None:
-        # orjson's bytes go out as the text frame itself: no str round trip (one per final).
-        await ws.send_frame(orjson.dumps(frame), WSMsgType.TEXT)
+    def send(frame: dict[str, Any]) -> Coroutine[Any, Any, None]:
+        # orjson's bytes go out as the text frame itself: no str round trip (one per final),
+        # and aiohttp's own coroutine is the one awaited.
+        return ws.send_frame(orjson.dumps(frame), WSMsgType.TEXT)
 
     connection = await engine.connect(client_id, session_id, send, close_socket=close_for_shutdown)
     try:
