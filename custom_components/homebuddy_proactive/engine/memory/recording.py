@@ -122,12 +122,13 @@ class TurnRecorder:
         One statement, the turn pointing to the transcript's text (``transcripts.py`` v13),
         run with the other finals waiting for the same commit (``commits.py``). When an
         episode must close first (a silence, a new topic), a replay is looked for before.
+        The turn is dated when the final arrived (``received_at``: the clock read once).
         """
         text = record.text.strip()
         if not text:
             return await self._store.add_final(record, received_at, None)
         client_id, session_id = record.client_id, record.session_id
-        now = self._clock()
+        now = received_at
         async with self.holding(SESSION_LOCK, session_id):
             episodes = self.open_episodes.cached(client_id)  # (no trip when they are cached)
             if episodes is None:
