@@ -219,6 +219,31 @@ async def test_assist_turns_and_finals_share_an_episode_in_order(finals: Finals)
     ]
 
 
+async def test_turns_waiting_for_their_session_keep_their_order_when_one_goes_away(
+    finals: Finals,
+) -> None:
+    """Turns of one session arriving together are recorded one at a time, in arrival order;
+    one whose caller goes away while it waits is not recorded, and the others (and later
+    turns) still are."""
+    await finals.final("We are planning the weekend.")
+    texts = [f"Turn number {n} of the plan." for n in range(1, 5)]
+    tasks = [asyncio.create_task(finals.engine.observe_turn("c1", "s1", t)) for t in texts]
+    await asyncio.sleep(0)  # the first holds the session's turn lock, the others wait for it
+    tasks[1].cancel()
+    for n in (0, 2, 3):
+        assert await tasks[n]
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    assert await finals.final("Then we go to the lake.")
+    assert [t.text for t in await finals.engine.recent_turns("s1")] == [
+        "We are planning the weekend.",
+        texts[0],
+        texts[2],
+        texts[3],
+        "Then we go to the lake.",
+    ]
+
+
 async def test_a_v12_file_keeps_its_turns_and_replays_after_the_upgrade(tmp_path: Path) -> None:
     """A schema-12 file (turns copying their final's text) keeps every transcript, short-term
     turn and episode turn; its finals' replays are recognised, and new finals join its open

@@ -7,7 +7,8 @@ leaves is then closed (with its summary: the caller's ``close``, :class:`MemoryE
 open episodes come from a cache (``open_episodes.py``), so a final reads nothing from the file
 unless an episode may close. One turn at a time per session (its turns keep their order and open
 one episode), one change of a client's episodes (closing some) at a time per client: the turn
-locks, taken in that order, session then client, and dropped when nobody waits for them.
+locks, taken in that order, session then client (a lock exists only while taken: a free one
+costs no wait and no lock object).
 """
 
 from __future__ import annotations
@@ -59,8 +60,7 @@ class TurnRecorder:
         self._heard = heard
         self._learning = learning
         self.open_episodes = OpenEpisodes(store, memories)
-        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._users: dict[tuple[str, str], int] = {}
+        self._waiting: dict[tuple[str, str], list[asyncio.Future[None]]] = {}
 
     async def observe_turn(
         self,
@@ -192,7 +192,7 @@ class TurnRecorder:
 
     def holding(self, kind: str, key: str) -> _TurnLock:
         """Hold the turn lock of a session (``SESSION_LOCK``) or a client (``CLIENT_LOCK``)."""
-        return _TurnLock(self._locks, self._users, (kind, key))
+        return _TurnLock(self._waiting, (kind, key))
 
     async def _quiet_episode(
         self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
@@ -245,39 +245,46 @@ def _quiet_in(
 
 
 class _TurnLock:
-    """One hold of a turn lock (a class, not a generator: it is taken for every final)."""
+    """One hold of a turn lock (a class, not a generator: it is taken for every final).
 
-    __slots__ = ("_lock", "_locks", "_name", "_users")
+    A lock is its entry in ``waiting`` (the callers waiting for it, in order): made when it is
+    taken, gone when it is given back with nobody waiting. Taken when free, it costs no wait
+    and no lock object (a final takes its session's, nearly always free); given back, it
+    passes straight to the first caller still waiting, as :class:`asyncio.Lock` would.
+    """
+
+    __slots__ = ("_name", "_waiting")
 
     def __init__(
         self,
-        locks: dict[tuple[str, str], asyncio.Lock],
-        users: dict[tuple[str, str], int],
+        waiting: dict[tuple[str, str], list[asyncio.Future[None]]],
         name: tuple[str, str],
     ) -> None:
-        self._locks, self._users, self._name = locks, users, name
-        lock = locks.get(name)
-        if lock is None:
-            lock = locks[name] = asyncio.Lock()
-        self._lock = lock
+        self._waiting, self._name = waiting, name
 
     async def __aenter__(self) -> None:
-        name = self._name
-        self._users[name] = self._users.get(name, 0) + 1
+        queue = self._waiting.get(self._name)
+        if queue is None:
+            self._waiting[self._name] = []  # taken, nobody waiting
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue.append(waiter)
         try:
-            await self._lock.acquire()
+            await waiter
         except BaseException:
-            self._leave()
+            if waiter.done() and not waiter.cancelled():
+                self._give_back()  # handed over just as its caller went away: pass it on
+            # (A cancelled waiter left in the queue is skipped by the next give back.)
             raise
 
     async def __aexit__(self, *exc_info: object) -> None:
-        self._lock.release()
-        self._leave()
+        self._give_back()
 
-    def _leave(self) -> None:
-        name = self._name
-        users = self._users[name] - 1
-        if users:
-            self._users[name] = users
-        else:
-            del self._users[name], self._locks[name]
+    def _give_back(self) -> None:
+        queue = self._waiting[self._name]
+        while queue:
+            waiter = queue.pop(0)
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        del self._waiting[self._name]
