@@ -219,6 +219,31 @@ async def test_assist_turns_and_finals_share_an_episode_in_order(finals: Finals)
     ]
 
 
+async def test_turns_waiting_for_their_session_keep_their_order_when_one_goes_away(
+    finals: Finals,
+) -> None:
+    """Turns of one session arriving together are recorded one at a time, in arrival order;
+    one whose caller goes away while it waits is not recorded, and the others (and later
+    turns) still are."""
+    await finals.final("We are planning the weekend.")
+    texts = [f"Turn number {n} of the plan." for n in range(1, 5)]
+    tasks = [asyncio.create_task(finals.engine.observe_turn("c1", "s1", t)) for t in texts]
+    await asyncio.sleep(0)  # the first holds the session's turn lock, the others wait for it
+    tasks[1].cancel()
+    for n in (0, 2, 3):
+        assert await tasks[n]
+    with pytest.raises(asyncio.CancelledError):
+        await tasks[1]
+    assert await finals.final("Then we go to the lake.")
+    assert [t.text for t in await finals.engine.recent_turns("s1")] == [
+        "We are planning the weekend.",
+        texts[0],
+        texts[2],
+        texts[3],
+        "Then we go to the lake.",
+    ]
+
+
 async def test_a_v12_file_keeps_its_turns_and_replays_after_the_upgrade(tmp_path: Path) -> None:
     """A schema-12 file (turns copying their final's text) keeps every transcript, short-term
     turn and episode turn; its finals' replays are recognised, and new finals join its open
@@ -310,6 +335,44 @@ async def test_finals_arriving_together_share_one_trip_and_commit(finals: Finals
         assert [t.text for t in await finals.engine.recent_turns(f"s{n}")] == [
             f"Session {n} says something."
         ]
+
+
+async def test_replays_among_finals_of_one_commit_are_answered_each_alone(
+    finals: Finals,
+) -> None:
+    """Replays first, in the middle and last among finals waiting for the same commit: each
+    replay is answered False and writes nothing; every final after one is still stored."""
+    for n in (0, 5, 9):
+        assert await finals.final(f"Session {n} said this before.", session=f"s{n}", event_id="a")
+    now = finals.clock.now + timedelta(minutes=1)
+
+    def record(n: int, replay: bool) -> TranscriptRecord:
+        return TranscriptRecord(
+            event_id="a" if replay else "b",
+            client_id="c1",
+            session_id=f"s{n}",
+            text=f"Session {n} said this before." if replay else f"Session {n} speaks now.",
+            speaker=None,
+            language="en",
+            timestamp=now,
+        )
+
+    replays = {0, 5, 9}
+    records = [record(n, n in replays) for n in range(10)]
+    statements: list[str] = []
+    await finals.store.connection.set_trace_callback(statements.append)
+    stored = await asyncio.gather(
+        *(finals.engine.record_final(r, now, language="en", new_topic=False) for r in records)
+    )
+    await finals.store.connection.set_trace_callback(None)
+    assert stored == [n not in replays for n in range(10)]
+    assert statements.count("COMMIT") == 1
+    for n in range(10):
+        expected = [f"Session {n} said this before."] if n in replays else []
+        if n not in replays:
+            expected.append(f"Session {n} speaks now.")
+        assert [t.text for t in await finals.engine.recent_turns(f"s{n}")] == expected
+    assert await finals.store.count_transcripts() == 10
 
 
 async def test_a_failed_commit_fails_the_finals_in_it_and_a_resend_is_answered_once(

@@ -10,7 +10,7 @@ import sqlite3
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -1083,7 +1083,7 @@ async def test_a_v10_file_keeps_its_transcripts_and_episodes(tmp_path: Path) -> 
             timestamp=T0,
         )
         assert await store.add_final(replay, clock.now, None) is False
-        assert await store.add_final(replace(replay, text="Another final."), clock.now, None)
+        assert await store.add_final(replay._replace(text="Another final."), clock.now, None)
         assert await store.count_transcripts("s1") == 2
         for n in range(40):
             assert await engine.observe_turn("c1", "s1", f"New turn {n}.") == "e1"

@@ -89,12 +89,15 @@ async def assert_usable(ws: aiohttp.ClientWebSocketResponse) -> None:
 async def test_ready_frame_describes_the_session(
     hass: HomeAssistant, init_integration: MockConfigEntry, hass_client_no_auth, hass_access_token
 ) -> None:
-    """The first frame is ready, with the seed's fields."""
+    """The first frame is ready, with the seed's fields (not deflated, though the client
+    offers per-message compression: the frames are small)."""
     client = await hass_client_no_auth()
     ws = await client.ws_connect(
         f"{WS_VIEW_URL}?client_id=homebuddy-01&session_id=walk-2026-08-31",
         headers={"Authorization": f"Bearer {hass_access_token}"},
+        compress=15,
     )
+    assert ws.compress == 0
     ready = await ws.receive_json(timeout=5)
     assert ready == {
         "type": "ready",

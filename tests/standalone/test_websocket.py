@@ -59,6 +59,23 @@ async def test_transcript_protocol(http: aiohttp.ClientSession, server: ServerPr
         assert error["code"] == "unsupported_type"
 
 
+async def test_frames_go_undeflated_though_the_client_offers_compression(
+    http: aiohttp.ClientSession, server: ServerProcess
+) -> None:
+    """A client offering per-message deflate (aiohttp's default) is answered without it: the
+    upgrade accepts no extension and the small JSON frames travel as they are, both ways."""
+    token = await sign_in(http, server)
+    async with http.ws_connect(
+        f"{server.ws_url}?client_id=glasses-1&session_id=walk-2",
+        headers=bearer(token),
+        compress=15,
+    ) as ws:
+        assert ws.compress == 0
+        await receive(ws, "ready")
+        await ws.send_json({"type": "transcript", "event_id": "e1", "text": "The tea is ready."})
+        assert (await receive(ws, "ack"))["event_id"] == "e1"
+
+
 async def test_websocket_bad_ids(http: aiohttp.ClientSession, server: ServerProcess) -> None:
     """Missing or invalid client_id/session_id: 400 before any upgrade."""
     token = await sign_in(http, server)

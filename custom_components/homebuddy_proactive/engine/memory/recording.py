@@ -7,14 +7,15 @@ leaves is then closed (with its summary: the caller's ``close``, :class:`MemoryE
 open episodes come from a cache (``open_episodes.py``), so a final reads nothing from the file
 unless an episode may close. One turn at a time per session (its turns keep their order and open
 one episode), one change of a client's episodes (closing some) at a time per client: the turn
-locks, taken in that order, session then client, and dropped when nobody waits for them.
+locks, taken in that order, session then client (a lock exists only while taken: a free one
+costs no wait and no lock object).
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -24,11 +25,14 @@ from ..text import episode_cue
 from .conversation import ConversationStore
 from .learning import HeardTurn
 from .open_episodes import OpenEpisodes
+from .records import OpenEpisode
 
 EPISODE_GAP: Final = timedelta(minutes=30)
 # A turn closes nothing, so it needs only its session's lock, when every open episode of its
 # client ended more than this inside the gap (a turn waiting that long is not plausible).
 IDLE_MARGIN: Final = timedelta(minutes=1)
+# A turn closes nothing when every open episode of its client ended after this long ago.
+QUIET_SINCE: Final = EPISODE_GAP - IDLE_MARGIN
 SESSION_LOCK: Final = "session"
 CLIENT_LOCK: Final = "client"
 
@@ -56,8 +60,7 @@ class TurnRecorder:
         self._heard = heard
         self._learning = learning
         self.open_episodes = OpenEpisodes(store, memories)
-        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._users: dict[tuple[str, str], int] = {}
+        self._waiting: dict[tuple[str, str], list[asyncio.Future[None]]] = {}
 
     async def observe_turn(
         self,
@@ -119,14 +122,18 @@ class TurnRecorder:
         One statement, the turn pointing to the transcript's text (``transcripts.py`` v13),
         run with the other finals waiting for the same commit (``commits.py``). When an
         episode must close first (a silence, a new topic), a replay is looked for before.
+        The turn is dated when the final arrived (``received_at``: the clock read once).
         """
         text = record.text.strip()
         if not text:
             return await self._store.add_final(record, received_at, None)
         client_id, session_id = record.client_id, record.session_id
-        now = self._clock()
+        now = received_at
         async with self.holding(SESSION_LOCK, session_id):
-            episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
+            episodes = self.open_episodes.cached(client_id)  # (no trip when they are cached)
+            if episodes is None:
+                episodes = await self.open_episodes.of(client_id)
+            episode_id = _quiet_in(episodes, session_id, text, new_topic, now)
             if episode_id is None:
                 if await self._store.stored(record):
                     await self._store.commit()  # the row found may be another final's, pending
@@ -185,7 +192,7 @@ class TurnRecorder:
 
     def holding(self, kind: str, key: str) -> _TurnLock:
         """Hold the turn lock of a session (``SESSION_LOCK``) or a client (``CLIENT_LOCK``)."""
-        return _TurnLock(self._locks, self._users, (kind, key))
+        return _TurnLock(self._waiting, (kind, key))
 
     async def _quiet_episode(
         self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
@@ -195,16 +202,7 @@ class TurnRecorder:
         episodes = self.open_episodes.cached(client_id)
         if episodes is None:
             episodes = await self.open_episodes.of(client_id)
-        fresh = now - EPISODE_GAP + IDLE_MARGIN
-        for episode in episodes.values():
-            if episode.end_time < fresh:
-                return None
-        current = episodes.get(session_id)
-        if current is None:
-            return uuid.uuid4().hex
-        if episode_cue(text) if new_topic is None else new_topic:
-            return None
-        return current.episode_id
+        return _quiet_in(episodes, session_id, text, new_topic, now)
 
     async def _episode_after_closes(
         self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
@@ -226,40 +224,67 @@ class TurnRecorder:
         return current.episode_id if current is not None else uuid.uuid4().hex
 
 
-class _TurnLock:
-    """One hold of a turn lock (a class, not a generator: it is taken for every final)."""
+def _quiet_in(
+    episodes: Mapping[str, OpenEpisode],
+    session_id: str,
+    text: str,
+    new_topic: bool | None,
+    now: datetime,
+) -> str | None:
+    """:meth:`TurnRecorder._quiet_episode` over the client's open ``episodes``."""
+    fresh = now - QUIET_SINCE
+    for episode in episodes.values():
+        if episode.end_time < fresh:
+            return None
+    current = episodes.get(session_id)
+    if current is None:
+        return uuid.uuid4().hex
+    if episode_cue(text) if new_topic is None else new_topic:
+        return None
+    return current.episode_id
 
-    __slots__ = ("_lock", "_locks", "_name", "_users")
+
+class _TurnLock:
+    """One hold of a turn lock (a class, not a generator: it is taken for every final).
+
+    A lock is its entry in ``waiting`` (the callers waiting for it, in order): made when it is
+    taken, gone when it is given back with nobody waiting. Taken when free, it costs no wait
+    and no lock object (a final takes its session's, nearly always free); given back, it
+    passes straight to the first caller still waiting, as :class:`asyncio.Lock` would.
+    """
+
+    __slots__ = ("_name", "_waiting")
 
     def __init__(
         self,
-        locks: dict[tuple[str, str], asyncio.Lock],
-        users: dict[tuple[str, str], int],
+        waiting: dict[tuple[str, str], list[asyncio.Future[None]]],
         name: tuple[str, str],
     ) -> None:
-        self._locks, self._users, self._name = locks, users, name
-        lock = locks.get(name)
-        if lock is None:
-            lock = locks[name] = asyncio.Lock()
-        self._lock = lock
+        self._waiting, self._name = waiting, name
 
     async def __aenter__(self) -> None:
-        name = self._name
-        self._users[name] = self._users.get(name, 0) + 1
+        queue = self._waiting.get(self._name)
+        if queue is None:
+            self._waiting[self._name] = []  # taken, nobody waiting
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue.append(waiter)
         try:
-            await self._lock.acquire()
+            await waiter
         except BaseException:
-            self._leave()
+            if waiter.done() and not waiter.cancelled():
+                self._give_back()  # handed over just as its caller went away: pass it on
+            # (A cancelled waiter left in the queue is skipped by the next give back.)
             raise
 
     async def __aexit__(self, *exc_info: object) -> None:
-        self._lock.release()
-        self._leave()
+        self._give_back()
 
-    def _leave(self) -> None:
-        name = self._name
-        users = self._users[name] - 1
-        if users:
-            self._users[name] = users
-        else:
-            del self._users[name], self._locks[name]
+    def _give_back(self) -> None:
+        queue = self._waiting[self._name]
+        while queue:
+            waiter = queue.pop(0)
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        del self._waiting[self._name]

@@ -354,18 +354,18 @@ class MemoryEngine:
             new_topic=new_topic,
         )
 
-    async def record_final(
+    def record_final(
         self,
         record: TranscriptRecord,
         received_at: datetime,
         *,
         language: str | None,
         new_topic: bool,
-    ) -> bool:
+    ) -> Coroutine[Any, Any, bool]:
         """Store a glasses final and its turn (short-term memory, episode) and commit them;
-        False: a replay (already stored, and committed when this returns). See
-        ``recording.py``."""
-        return await self.recording.record_final(
+        False: a replay (already stored, and committed when it returns). See
+        ``recording.py``. (The recorder's own coroutine, awaited once: one per final.)"""
+        return self.recording.record_final(
             record, received_at, language=language, new_topic=new_topic
         )
 

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import itertools
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import aiosqlite
@@ -36,22 +36,42 @@ type _Write = tuple[str, Sequence[Any] | Mapping[str, Any], str]
 
 def _run_writes(conn: sqlite3.Connection, writes: Sequence[_Write]) -> list[bool | Exception]:
     """In the database's thread: each statement, then the commit. A statement's own error is
-    its caller's (the others go on) unless it ended the transaction: then the batch fails."""
+    its caller's (the others go on) unless it ended the transaction: then the batch fails.
+
+    Callers in a row with the same statement (every final's) run in one ``executemany``: one
+    call and one cursor instead of one per caller. It stops at the first statement that
+    raises; the next ones then run in the next ``executemany``.
+    """
     results: list[bool | Exception] = []
-    for sql, parameters, replayed in writes:
+    ran = 0  # the index of the statement running (read when it raises)
+
+    def rows(first: int, last: int) -> Iterator[Sequence[Any] | Mapping[str, Any]]:
+        nonlocal ran
+        for index in range(first, last):
+            ran = index
+            yield writes[index][1]
+
+    start, count = 0, len(writes)
+    while start < count:
+        sql, _parameters, replayed = writes[start]
+        end = start + 1
+        while end < count and writes[end][0] == sql and writes[end][2] == replayed:
+            end += 1
+        ran = start  # (a statement that does not even prepare fails at its first caller)
         try:
-            conn.execute(sql, parameters)
+            conn.executemany(sql, rows(start, end))
         except sqlite3.IntegrityError as err:
-            if str(err) != replayed:
-                results.append(err)
-                continue
-            results.append(False)
+            results.extend(itertools.repeat(True, ran - start))
+            results.append(False if str(err) == replayed else err)
         except sqlite3.Error as err:
             if not conn.in_transaction:
                 raise  # rolled back (a full disk): the writes before it are gone too
+            results.extend(itertools.repeat(True, ran - start))
             results.append(err)
         else:
-            results.append(True)
+            results.extend(itertools.repeat(True, end - start))
+            ran = end - 1
+        start = ran + 1
     conn.commit()
     return results
 

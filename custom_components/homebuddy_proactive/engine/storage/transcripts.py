@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -84,9 +83,9 @@ TRANSCRIPT_SCHEMA_V14: Final = (
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class TranscriptRecord:
-    """A final transcript as stored."""
+class TranscriptRecord(NamedTuple):
+    """A final transcript as stored (a tuple: one per final, built in a third of a frozen
+    dataclass's time)."""
 
     event_id: str
     client_id: str
@@ -138,28 +137,26 @@ class TranscriptTable:
         that wait for the same commit, in one call: ``commits.py``); False when the final was
         already stored (a replay): nothing is written, and what it ran into is committed.
         """
-        head: tuple[str | None, ...] = (
+        # A frame without a timestamp is stamped with its arrival, the same datetime: written
+        # once. (ISO text: about 2 µs a conversion.)
+        received = received_at.isoformat()
+        stamp = received if record.timestamp is received_at else record.timestamp.isoformat()
+        head = (
             record.event_id,
             record.client_id,
             record.session_id,
             record.text,
             record.speaker,
             record.language,
-            record.timestamp.isoformat(),
-            received_at.isoformat(),
+            stamp,
+            received,
         )
         parameters: tuple[str | int | None, ...]
         if turn is None:
             parameters = (*head, None, None, None, None, None)
         else:
-            parameters = (
-                *head,
-                turn.episode_id,
-                turn.text,
-                turn.language,
-                turn.at.isoformat(),
-                self.next_turn_id(),
-            )
+            at = received if turn.at is received_at else turn.at.isoformat()
+            parameters = (*head, turn.episode_id, turn.text, turn.language, at, self.next_turn_id())
         return await self._commits.write(_FINAL_SQL, parameters, _REPLAYED)
 
     async def stored(self, record: TranscriptRecord) -> bool:
