@@ -68,6 +68,7 @@ _TRAILING_POLITE_RE: Final = _compile(
     r"grazie|obrigad[oa]))+[\s.!?…,;]*$"
 )
 _STRIP_CHARS: Final = " \t\"'“”«»‘’.,;:!?¿¡…-–—"
+_CAPTURE_SENTENCE_RE: Final = re.compile(r"(?<=[.!?;;。！？])\s+|\n+")
 _ABBREVIATION_DOT_RE: Final = re.compile(
     r"\b(?:Dr|Mr|Mrs|Ms|St|Mme|Mlle|Pr|Prof|Sr|Sra|Hr|Fr|Dott|κ|Κ|vs|etc)\.\s",
 )
@@ -81,7 +82,7 @@ def _capture_sentences(text: str) -> tuple[str, ...]:
     analysis then with its candidates'.
     """
     protected = _ABBREVIATION_DOT_RE.sub(lambda m: m.group().replace(". ", "\x00 "), text)
-    parts = re.split(r"(?<=[.!?;;。！？])\s+|\n+", protected)
+    parts = _CAPTURE_SENTENCE_RE.split(protected)
     return tuple(p.replace("\x00", ".").strip() for p in parts if p and _has_letters(p))
 
 

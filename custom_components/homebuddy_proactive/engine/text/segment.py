@@ -14,7 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .normalize import _TYPOGRAPHY_RE
 from .normalize import fold as _fold
+from .normalize import fold_text as _fold_text
 from .normalize import folded_words as _fw
 from .normalize import unify_typography as _unify
 
@@ -89,6 +91,7 @@ _SENTENCE_RE: Final = re.compile(
 )
 _CLAUSE_RE: Final = re.compile(r"[,:，、]+|\s[-–—]+\s|[–—]")
 _GREEK_OTI_RE: Final = re.compile(r"\b([οΟόΌ]),\s?(τι|ΤΙ|Τι)\b")
+_GREEK_O_RE: Final = re.compile("[οΟόΌ]")  # a text without one has no "ό,τι" to join
 
 
 _ANSWER_WORDS: Final = _fw("yes yeah yep yup no nope nah oui ouais non nein ja jo sim não nao")
@@ -135,6 +138,14 @@ def _token(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
 
 def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Return (folded, lowercase-accented, original) tokens of a clause."""
+    chunks = segment.split()
+    if "".join(chunks).isalnum() and _TYPOGRAPHY_RE.search(segment) is None:
+        # Words of letters and digits only (most clauses): each chunk is one word, with no
+        # elision to split and nothing to unify, and lowercasing or folding the clause is
+        # doing so to each word (character by character; a final sigma looks no further
+        # than the white space around its word).
+        lowered = segment.lower()
+        return tuple(_fold_text(lowered).split()), tuple(lowered.split()), tuple(chunks)
     words: list[str] = []
     raw: list[str] = []
     orig: list[str] = []
@@ -149,7 +160,7 @@ def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str
 @functools.lru_cache(maxsize=256)
 def _sentences(text: str) -> tuple[str, ...]:
     """Split an utterance into sentences (cached: identification reads it once per language)."""
-    if any(letter in text for letter in "οΟόΌ"):
+    if _GREEK_O_RE.search(text) is not None:
         text = _GREEK_OTI_RE.sub(r"\1τι", text)
     return tuple(s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s))
 

@@ -20,9 +20,10 @@ from ..const import (
 from .literals import Search
 from .normalize import compile_folded as _compile
 from .normalize import fold_aligned as _fold_aligned
+from .normalize import fold
 from .normalize import folded_words as _fw
 from .normalize import strip_accents
-from .segment import _LETTER_RE, _WORD_RE, _has_letters, _phrases, _words
+from .segment import _LETTER_RE, _WORD_RE, _has_letters, _phrases
 
 # One alternation, searched once per utterance (every final is checked for a cue).
 _EPISODE_RE: Final = _compile(
@@ -114,25 +115,40 @@ _HESITATION_RE: Final = re.compile(
 )
 
 
+# The most words a backchannel phrase has: a text with more is not one.
+_LONGEST_BACKCHANNEL: Final = max(map(len, _BACKCHANNEL_PHRASES))
+
+
 def is_meaningful(text: str) -> bool:
-    """Return False for fillers, backchannels, tiny fragments and pure punctuation."""
+    """Return False for fillers, backchannels, tiny fragments and pure punctuation.
+
+    Meaningful speech has a word with a letter, 3 letters or digits in its words (their
+    hyphenated parts), a word (part) that is neither a backchannel nor a hesitation, and is
+    not a backchannel phrase. The words are read in order until that is certain.
+    """
     if not text or not _has_letters(text):
         return False
     letter = _LETTER_RE.search
-    # A word of letters only has one (no letter is a digit): the expression is for the others.
-    words = [w for w in _words(unicodedata.normalize("NFC", text)) if w.isalpha() or letter(w)]
-    if not words:
-        return False
-    split = words  # and hyphenated words in their parts
-    if "-" in "".join(words):
-        split = [part for word in words for part in word.split("-") if part]
-    if sum(map(len, split)) < 3:
-        return False
+    findall = _WORD_RE.findall
     hesitation = _HESITATION_RE.match
-    for word in split:
-        if word not in _BACKCHANNEL_WORDS and not hesitation(word):
-            break
-    else:
+    words: list[str] = []
+    length = 0
+    spoken = False  # a word (part) that is neither a backchannel nor a hesitation was read
+    for chunk in fold(unicodedata.normalize("NFC", text)).split():
+        # A word never spans white space; a chunk of letters and digits is one word.
+        for word in (chunk,) if chunk.isalnum() else findall(chunk):
+            # A word of letters only has one (no letter is a digit): the expression is for
+            # the others.
+            if not (word.isalpha() or letter(word)):
+                continue
+            words.append(word)
+            for part in word.split("-") if "-" in word else (word,):
+                length += len(part)
+                if not spoken and part and part not in _BACKCHANNEL_WORDS and not hesitation(part):
+                    spoken = True
+            if spoken and length >= 3 and len(words) > _LONGEST_BACKCHANNEL:
+                return True
+    if not spoken or length < 3:
         return False
     return tuple(words) not in _BACKCHANNEL_PHRASE_SET
 

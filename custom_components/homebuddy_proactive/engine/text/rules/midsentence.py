@@ -260,7 +260,7 @@ def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
                 continue
             rules = RULES[code]
             body = _strip(tail, rules.fillers)
-            if len(body.words) < 2 or _statement_form(body.words, body.raw):
+            if len(body.words) < 2:
                 continue
             if (
                 code == "de"
@@ -268,7 +268,8 @@ def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
                 and body.words[0] not in _DE_WH
             ):
                 continue
-            if rules.is_question(body):
+            # Both are pure: the rule first, the (costlier) form only of a question it finds.
+            if rules.is_question(body) and not _statement_form(body.words, body.raw):
                 return True
     return False
 
