@@ -26,55 +26,49 @@ from .normalize import strip_accents
 from .segment import _LETTER_RE, _WORD_RE, _has_letters, _phrases
 
 # One alternation, searched once per utterance (every final is checked for a cue).
-_EPISODE_RE: Final = _compile(
-    "|".join(
-        f"(?:{p})"
-        for p in (
-            r"\bnew\s+(?:topic|subject|conversation)\b",
-            r"\bchang(?:e|ing)\s+(?:of\s+|the\s+)?(?:subject|topic)s?\b",
-            r"\bswitch(?:ing)?\s+(?:the\s+)?(?:topic|subject|gears)s?\b",
-            r"\bstart\s+(?:over|again|afresh|fresh|from\s+scratch)\b",
-            r"\b(?:different|another|next|other)\s+(?:topic|subject)\b",
-            r"\b(?:talk|speak)\s+about\s+something\s+else\b",
-            r"\blet'?s\s+move\s+on\b|^\W*moving\s+on\b|\bmoving\s+on\s+to\b",
-            r"\bon\s+(?:a\s+different|another)\s+note\b",
-            r"\bchang\w*\s+de\s+sujet\b",
-            r"\bchangement\s+de\s+sujet\b",
-            # "d'autre", and as transcription loses the apostrophe: "d autre", "dautre".
-            r"\b(?:parl|pass)\w*\s+(?:à\s+|d['’]?\s*)autre\s+chose\b",
-            r"\b(?:nouveau|autre)\s+sujet\b",
-            r"\bsujet\s+suivant\b",
-            r"\b(?:recommençons|on\s+recommence|reprenons\s+à\s+zéro)\b",
-            r"^(?:\W*(?:alors|bon|euh|et|sinon|bref)\W+)*autre\s+chose\b",
-            r"\bαλλ[αά]\w*\s+θ[εέ]μα\b",
-            r"\bαλλαγ\w*\s+θ[εέ]ματ\w*",
-            r"\b(?:νέο|καινούργιο|καινούριο|άλλο|διαφορετικό)\s+θέμα\b",
-            r"\bμιλ\w+\s+για\s+κάτι\s+άλλο\b",
-            r"\b(?:πάμε|ξεκινάμε|ξεκινήσουμε|ξαναρχίζουμε)\s+από\s+την\s+αρχή\b",
-            r"\bcambi\w*\s+de\s+tema\b",
-            r"\b(?:otro|nuevo)\s+tema\b",
-            r"\bhabl\w+\s+de\s+otra\s+cosa\b",
-            r"\b(?:empe[cz]\w*\s+de\s+nuevo|volvamos\s+a\s+empezar)\b",
-            r"\b(?:ander\w*|neu\w*)\s+thema\b",
-            r"\bthem(?:a|en)wechsel\b",
-            r"\b(?:thema\s+wechseln|wechseln\s+wir\s+das\s+thema)\b",
-            r"\b(?:reden|sprechen)\s+wir\s+über\s+etwas\s+anderes\b",
-            r"\büber\s+etwas\s+anderes\s+(?:reden|sprechen)\b",
-            r"\b(?:fangen\s+wir\s+(?:neu|von\s+vorne)\s+an|von\s+vorne)\b",
-            r"\bcambi\w*\s+(?:argomento|discorso)\b",
-            r"\b(?:nuovo|altro)\s+argomento\b",
-            r"\bparliamo\s+(?:d'\s*altro|di\s+altro|di\s+qualcos'\s*altro)\b",
-            r"\bricominciamo\b",
-            r"\bmud\w*\s+de\s+assunto\b",
-            r"\b(?:outro|novo)\s+assunto\b",
-            r"\bfal\w+\s+de\s+outra\s+coisa\b",
-            r"\b(?:recomeç\w+|começ\w+\s+de\s+novo)\b",
-        )
-    )
+_EPISODE_PARTS: Final = (
+    r"\bnew\s+(?:topic|subject|conversation)\b",
+    r"\bchang(?:e|ing)\s+(?:of\s+|the\s+)?(?:subject|topic)s?\b",
+    r"\bswitch(?:ing)?\s+(?:the\s+)?(?:topic|subject|gears)s?\b",
+    r"\bstart\s+(?:over|again|afresh|fresh|from\s+scratch)\b",
+    r"\b(?:different|another|next|other)\s+(?:topic|subject)\b",
+    r"\b(?:talk|speak)\s+about\s+something\s+else\b",
+    r"\blet'?s\s+move\s+on\b|^\W*moving\s+on\b|\bmoving\s+on\s+to\b",
+    r"\bon\s+(?:a\s+different|another)\s+note\b",
+    r"\bchang\w*\s+de\s+sujet\b",
+    r"\bchangement\s+de\s+sujet\b",
+    # "d'autre", and as transcription loses the apostrophe: "d autre", "dautre".
+    r"\b(?:parl|pass)\w*\s+(?:à\s+|d['’]?\s*)autre\s+chose\b",
+    r"\b(?:nouveau|autre)\s+sujet\b",
+    r"\bsujet\s+suivant\b",
+    r"\b(?:recommençons|on\s+recommence|reprenons\s+à\s+zéro)\b",
+    r"^(?:\W*(?:alors|bon|euh|et|sinon|bref)\W+)*autre\s+chose\b",
+    r"\bαλλ[αά]\w*\s+θ[εέ]μα\b",
+    r"\bαλλαγ\w*\s+θ[εέ]ματ\w*",
+    r"\b(?:νέο|καινούργιο|καινούριο|άλλο|διαφορετικό)\s+θέμα\b",
+    r"\bμιλ\w+\s+για\s+κάτι\s+άλλο\b",
+    r"\b(?:πάμε|ξεκινάμε|ξεκινήσουμε|ξαναρχίζουμε)\s+από\s+την\s+αρχή\b",
+    r"\bcambi\w*\s+de\s+tema\b",
+    r"\b(?:otro|nuevo)\s+tema\b",
+    r"\bhabl\w+\s+de\s+otra\s+cosa\b",
+    r"\b(?:empe[cz]\w*\s+de\s+nuevo|volvamos\s+a\s+empezar)\b",
+    r"\b(?:ander\w*|neu\w*)\s+thema\b",
+    r"\bthem(?:a|en)wechsel\b",
+    r"\b(?:thema\s+wechseln|wechseln\s+wir\s+das\s+thema)\b",
+    r"\b(?:reden|sprechen)\s+wir\s+über\s+etwas\s+anderes\b",
+    r"\büber\s+etwas\s+anderes\s+(?:reden|sprechen)\b",
+    r"\b(?:fangen\s+wir\s+(?:neu|von\s+vorne)\s+an|von\s+vorne)\b",
+    r"\bcambi\w*\s+(?:argomento|discorso)\b",
+    r"\b(?:nuovo|altro)\s+argomento\b",
+    r"\bparliamo\s+(?:d'\s*altro|di\s+altro|di\s+qualcos'\s*altro)\b",
+    r"\bricominciamo\b",
+    r"\bmud\w*\s+de\s+assunto\b",
+    r"\b(?:outro|novo)\s+assunto\b",
+    r"\bfal\w+\s+de\s+outra\s+coisa\b",
+    r"\b(?:recomeç\w+|começ\w+\s+de\s+novo)\b",
 )
-
-
-_EPISODE_SEARCH: Final = Search(_EPISODE_RE)
+_EPISODE_RE: Final = _compile("|".join(f"(?:{part})" for part in _EPISODE_PARTS))
+_EPISODE_SEARCH: Final = Search(_EPISODE_RE, map(_compile, _EPISODE_PARTS))
 
 
 def episode_cue(text: str) -> bool:

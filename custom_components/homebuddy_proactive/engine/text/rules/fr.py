@@ -130,7 +130,7 @@ def is_question(body: _Body) -> bool:
             and words[index + 2 : index + 3] in (("que",), ("qu'",), ("qui",))
         ):
             return True
-        if _fr_inversion(word):
+        if "-" in word and _fr_inversion(word):  # an inversion is hyphenated
             return True
     if (
         len(words) > 1

@@ -239,8 +239,11 @@ def _mid_modal_wh(words: Sequence[str], raw: Sequence[str], index: int, language
 def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
     """Apply the question rules after a coordinator ("… y sabes si el museo abre")."""
     words = clause.words
+    first = max(1, len(words) - _MID_TAIL_WORDS)
+    if _MID_ALL_COORDINATORS.isdisjoint(clause.raw[first - 1 : len(words) - 3]):
+        return False  # no coordinator for a question to follow
     # Two-word tails are elliptic ("… so do you"); a question starts near the end.
-    for index in range(max(1, len(words) - _MID_TAIL_WORDS), len(words) - 2):
+    for index in range(first, len(words) - 2):
         coordinator = clause.raw[index - 1]
         if coordinator not in _MID_ALL_COORDINATORS or words[index] in _MID_EN_ELLIPSIS:
             continue
@@ -283,7 +286,7 @@ def _mid_question(clause: _Clause, languages: Sequence[str], *, any_language: bo
     words, raw = clause.words, clause.raw
     if languages and _mid_in_languages(clause, languages):
         return True
-    if not any_language:
+    if not any_language or _MID_ACCENTED_WH.isdisjoint(raw[2:]):
         return False
     for index in range(2, len(words)):
         if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
@@ -301,9 +304,24 @@ def _mid_question(clause: _Clause, languages: Sequence[str], *, any_language: bo
     return False
 
 
+# The words (folded) each language's mid-sentence rules start from, at ``index`` below: a
+# clause with none of them in its middle holds no such question (coordinators aside).
+_MID_STARTS: Final[dict[str, frozenset[str]]] = {
+    "en": _MID_EN_AUX | _MID_EN_COPULA | _MID_EN_WH,
+    "de": _MID_DE_WH,
+    "it": frozenset({"cosa", "cos'"}),
+    "pt": frozenset({"e", "que"}),
+    "el": frozenset({_fold("τι")}),
+}
+
+
 def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
     """The mid-sentence question rules of ``languages`` (see :func:`_mid_question`)."""
     words, raw = clause.words, clause.raw
+    starts = [_MID_STARTS[code] for code in languages if code in _MID_STARTS]
+    middle = words[2 : len(words) - 1]
+    if not any(not start.isdisjoint(middle) for start in starts):
+        return _mid_coordinated(clause, languages)
     for index in range(2, len(words) - 1):
         if (
             "en" in languages
