@@ -214,8 +214,10 @@ def _model_scores(text: str) -> tuple[tuple[float, ...], tuple[str, ...]] | None
         return None  # no n-gram of the model in the text: only its prior would decide
     codes = model.codes
     floor = max(values) - _MARGIN_PER_WORD * max(1, words)
-    order = sorted(range(len(codes)), key=lambda i: (-values[i], codes[i] != DEFAULT_LANGUAGE))
-    return values, tuple(codes[i] for i in order if values[i] >= floor)
+    plausible = [i for i, value in enumerate(values) if value >= floor]  # often one
+    if len(plausible) > 1:
+        plausible.sort(key=lambda i: (-values[i], codes[i] != DEFAULT_LANGUAGE))
+    return values, tuple(codes[i] for i in plausible)
 
 
 @functools.lru_cache(maxsize=256)

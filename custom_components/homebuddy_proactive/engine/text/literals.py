@@ -119,13 +119,14 @@ class Search:
     match is not tried at all).
     """
 
-    __slots__ = ("gate", "parts", "pattern")
+    __slots__ = ("gate", "literals", "parts", "pattern")
 
     def __init__(self, pattern: re.Pattern[str], parts: Iterable[re.Pattern[str]] = ()) -> None:
         self.pattern = pattern
         literals = required_literals(pattern)
         self.gate = re.compile(_trie_pattern(literals)) if literals else None
         self.parts = tuple((required_literals(part), part) for part in parts)
+        self.literals = tuple(frozenset().union(*(needed or () for needed, _ in self.parts)))
 
     def __call__(self, text: str) -> bool:
         """True when the pattern occurs in ``text``."""
@@ -133,9 +134,9 @@ class Search:
         if gate is not None and gate.search(text) is None:
             return False
         if self.parts:
+            present = {literal for literal in self.literals if literal in text}
             return any(
-                (needed is None or any(literal in text for literal in needed))
-                and part.search(text) is not None
+                (needed is None or not present.isdisjoint(needed)) and part.search(text)
                 for needed, part in self.parts
             )
         return self.pattern.search(text) is not None
