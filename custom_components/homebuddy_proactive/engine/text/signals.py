@@ -19,10 +19,9 @@ from ..const import (
 )
 from .literals import Search
 from .normalize import compile_folded as _compile
+from .normalize import fold, strip_accents
 from .normalize import fold_aligned as _fold_aligned
-from .normalize import fold
 from .normalize import folded_words as _fw
-from .normalize import strip_accents
 from .segment import _LETTER_RE, _WORD_RE, _has_letters, _phrases
 
 # One alternation, searched once per utterance (every final is checked for a cue).

@@ -149,7 +149,7 @@ def is_question(body: _Body) -> bool:
         if (
             words[requested - 1].startswith("demand")
             and len(words) > requested
-            and words[requested] not in _FR_WH_FOLLOW | _FR_PREPOSITIONS
+            and words[requested] not in _FR_WH_FOLLOW_PREPOSITIONS
             and words[requested] not in _FR_WH_ALWAYS
         ):
             return False  # "je me demandais justement la même chose"
@@ -192,7 +192,7 @@ def is_question(body: _Body) -> bool:
     if (
         len(words) > 1
         and words[0] in _FR_PREPOSITIONS
-        and (words[1] in _FR_WH_ALWAYS | _FR_QUEL or body.raw[1] == "où")
+        and (words[1] in _FR_WH_QUEL or body.raw[1] == "où")
     ):
         words = words[1:]
         body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
@@ -255,8 +255,9 @@ def _fr_in_situ(body: _Body) -> bool:
     if last in {"quoi", "combien", "où", "quand", "comment", "pourquoi"}:
         return True
     for index in range(1, len(words) - 1):
-        blocked = set(words[max(0, index - 2) : index]) & _FR_IN_SITU_BLOCK
-        if words[index] in {"quoi", "combien"} and not blocked:
+        if words[index] in {"quoi", "combien"} and _FR_IN_SITU_BLOCK.isdisjoint(
+            words[max(0, index - 2) : index]
+        ):
             return True
     if last == "qui" and before in {"est", "c'est", "avec", "pour", "à", "chez", "de"}:
         return True
@@ -467,3 +468,8 @@ CAPTURE_RULES: Final[tuple[_CaptureRule, ...]] = (
 
 FILLERS: Final = _FR_FILLERS
 TAGS: Final = _FR_TAGS
+
+
+# Unions the rules above read, made once.
+_FR_WH_FOLLOW_PREPOSITIONS: Final = _FR_WH_FOLLOW | _FR_PREPOSITIONS
+_FR_WH_QUEL: Final = _FR_WH_ALWAYS | _FR_QUEL

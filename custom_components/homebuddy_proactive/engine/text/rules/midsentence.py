@@ -267,7 +267,7 @@ def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
                 continue
             if (
                 code == "de"
-                and body.words[1] not in _MID_DE_TAIL_SUBJECTS | _DE_WH
+                and body.words[1] not in _MID_DE_TAIL_SUBJECTS_WH
                 and body.words[0] not in _DE_WH
             ):
                 continue
@@ -289,7 +289,7 @@ def _mid_question(clause: _Clause, languages: Sequence[str], *, any_language: bo
     if not any_language or _MID_ACCENTED_WH.isdisjoint(raw[2:]):
         return False
     for index in range(2, len(words)):
-        if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
+        if raw[index - 2] == raw[index] and words[index - 1] == _MID_EL_AND:
             continue
         context = words[max(0, index - 3) : index]
         if (
@@ -332,7 +332,7 @@ def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
                 or (words[index - 1] == "so" and len(words) > index + 3)
             )
             and not words[index - 1].endswith(("'ll", "'d"))
-            and not (words[index] in _fw("do have") and words[index - 1] in _fw("to can will"))
+            and not (words[index] in _MID_EN_DO_HAVE and words[index - 1] in _MID_EN_TO_CAN)
         ):
             return True
         if "en" in languages and (_mid_en_copula(words, index) or _mid_en_wh(words, index)):
@@ -340,3 +340,11 @@ def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
         if any(_mid_modal_wh(words, raw, index, code) for code in languages):
             return True
     return _mid_coordinated(clause, languages)
+
+
+# Unions the rules above read, made once.
+_MID_DE_TAIL_SUBJECTS_WH: Final = _MID_DE_TAIL_SUBJECTS | _DE_WH
+
+_MID_EN_DO_HAVE: Final = _fw("do have")
+_MID_EN_TO_CAN: Final = _fw("to can will")
+_MID_EL_AND: Final = _fold("και")
