@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .normalize import _TYPOGRAPHY_RE
+from .normalize import _CHAR_TABLE
 from .normalize import fold as _fold
 from .normalize import fold_text as _fold_text
 from .normalize import folded_words as _fw
@@ -136,16 +136,21 @@ def _token(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     return tuple(_fold(t) for t in raw), raw, orig
 
 
+# The characters unify_typography changes that are letters (the others end a word).
+_ALNUM_TYPOGRAPHY: Final = "".join(chr(code) for code in _CHAR_TABLE if chr(code).isalnum())
+
+
 def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Return (folded, lowercase-accented, original) tokens of a clause."""
-    chunks = segment.split()
-    if "".join(chunks).isalnum() and _TYPOGRAPHY_RE.search(segment) is None:
+    if segment.replace(" ", "").isalnum() and not any(
+        char in segment for char in _ALNUM_TYPOGRAPHY
+    ):
         # Words of letters and digits only (most clauses): each chunk is one word, with no
         # elision to split and nothing to unify, and lowercasing or folding the clause is
         # doing so to each word (character by character; a final sigma looks no further
         # than the white space around its word).
         lowered = segment.lower()
-        return tuple(_fold_text(lowered).split()), tuple(lowered.split()), tuple(chunks)
+        return tuple(_fold_text(lowered).split()), tuple(lowered.split()), tuple(segment.split())
     words: list[str] = []
     raw: list[str] = []
     orig: list[str] = []
@@ -167,11 +172,12 @@ def _sentences(text: str) -> tuple[str, ...]:
 
 # Every separator of _CLAUSE_RE other than a run of commas has one of these characters.
 _CLAUSE_MARKS: Final = ":，、-–—"
+_CLAUSE_MARKS_RE: Final = re.compile("[" + re.escape(_CLAUSE_MARKS) + "]")
 
 
 def _clause_texts(sentence: str) -> list[str]:
     """The pieces of ``sentence`` between clause separators (empty ones may be among them)."""
-    if any(mark in sentence for mark in _CLAUSE_MARKS):
+    if _CLAUSE_MARKS_RE.search(sentence) is not None:
         return _CLAUSE_RE.split(sentence)
     # Only commas separate: splitting at each one differs only by the empty pieces between
     # two commas in a row, which hold no word.
