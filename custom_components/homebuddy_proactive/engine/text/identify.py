@@ -66,15 +66,10 @@ class _Model:
     log-probabilities of the n-grams every visited state completes. Here the sums of each state
     are added up once, at load, and the walk over each space-separated piece of text, from the
     state it is entered in, is remembered with its sums and its words: an utterance costs a
-    look-up and one integer addition per piece.
-
-    The sums are exact, so their order does not matter and they equal py3langid's: the model's
-    log-probabilities are float32 of magnitude 1 or more (multiples of 2**-23), and every
-    float64 sum of them below 2**30 is exact (an 8,000-character utterance sums to a few
-    million at most). So each sum is an integer count of 2**-23, and all of a piece's counts
-    are packed in one integer, :data:`_FIELD_BITS` bits a language (two's complement, the
-    number of words above them): adding packed integers adds every language's count at once,
-    exactly, and unpacking the total gives the same floats as adding them one by one.
+    look-up per piece. The sums are exact, so their order does not matter and they equal
+    py3langid's: the model's log-probabilities are float32 of magnitude 1 or more (multiples of
+    2**-23), and every float64 sum of them below 2**30 is exact (an 8,000-character utterance
+    sums to a few million at most).
     """
 
     def __init__(self, identifier: LanguageIdentifier) -> None:
@@ -86,25 +81,30 @@ class _Model:
         ptc = numpy.asarray(identifier.nb_ptc)
         if ptc.dtype != numpy.float32 or float(numpy.abs(ptc).min()) < 1.0:
             raise ValueError("py3langid's log-probabilities are not float32 of magnitude >= 1")
-        # Each state's sums, packed (0 for a state that completes no n-gram).
-        self.state_packed: list[int] = [0] * (len(self.nextmove) >> 8)
+        zero = (0.0,) * len(self.codes)
+        self.state_loglik: list[tuple[float, ...]] = [zero] * (len(self.nextmove) >> 8)
         for state, features in identifier.tk_output.items():
             if features:
                 sums = ptc[list(features)].astype(numpy.float64).sum(axis=0)
-                self.state_packed[state] = _pack(sums.tolist())
+                self.state_loglik[state] = tuple(sums.tolist())
+        self.zero = zero
         self.space_state = self.nextmove[32]  # the state the text's leading space enters
         self.walk = functools.lru_cache(maxsize=_PIECE_CACHE_SIZE)(self._walk)
 
-    def _walk(self, state: int, piece: str) -> tuple[int, int]:
-        """Read ``piece`` and the space after it from ``state``: the packed sums of the n-grams
-        completed on the way and the words read (see the class), and the state reached."""
-        nextmove, state_packed = self.nextmove, self.state_packed
-        packed = len(_WORD_RE.findall(piece)) << _WORDS_SHIFT
+    def _walk(self, state: int, piece: str) -> tuple[tuple[float, ...] | None, int, int]:
+        """Read ``piece`` and the space after it from ``state``: the log-likelihoods of the
+        n-grams completed on the way (None if none is), the state reached, the words read."""
+        nextmove, state_loglik, zero = self.nextmove, self.state_loglik, self.zero
+        rows: list[tuple[float, ...]] = []
         for byte in piece.lower().encode("utf8", errors="surrogatepass"):
             state = nextmove[(state << 8) + byte]
-            packed += state_packed[state]
+            if state_loglik[state] is not zero:
+                rows.append(state_loglik[state])
         state = nextmove[(state << 8) + 32]
-        return packed + state_packed[state], state
+        if state_loglik[state] is not zero:
+            rows.append(state_loglik[state])
+        sums = tuple(map(sum, zip(*rows, strict=True))) if rows else None
+        return sums, state, len(_WORD_RE.findall(piece))
 
     def read(self, text: str) -> tuple[tuple[float, ...] | None, int]:
         """Each language's log-likelihood of `` {text.lower()} `` (None when the model knows
@@ -114,49 +114,21 @@ class _Model:
         class prior: the model's prior follows its training corpus sizes, not who speaks.
         """
         state = self.space_state
-        total = self.state_packed[state]
+        found = self.state_loglik[state]
+        rows = [found] if found is not self.zero else []
+        words = 0
         walk, walk_long = self.walk, self._walk
         # A piece's lowercase is the lowercase text's piece: no character lowercases across
         # a space (a final sigma looks no further than one).
         for piece in text.split(" "):
-            packed, state = (walk if len(piece) <= _PIECE_CACHED_LENGTH else walk_long)(
-                state, piece
-            )
-            total += packed
-        return _unpack(total, len(self.codes))
-
-
-# Bits of one language's count of 2**-23 in a packed sum (the counts stay below 2**53).
-_FIELD_BITS: Final = 64
-_FIELD_MASK: Final = (1 << _FIELD_BITS) - 1
-_FIELD_SIGN: Final = 1 << (_FIELD_BITS - 1)
-_WORDS_SHIFT: Final = _FIELD_BITS * 16  # above every language's field
-_UNIT: Final = 2.0**23
-
-
-def _pack(sums: list[float]) -> int:
-    """One state's log-likelihoods, exact multiples of 2**-23, packed (see :class:`_Model`)."""
-    packed = 0
-    for index, value in enumerate(sums):
-        count = int(value * _UNIT)
-        if count != value * _UNIT or not -(2**52) < count < 0:
-            raise ValueError("py3langid's sums are not negative multiples of 2**-23")
-        packed += count << (_FIELD_BITS * index)
-    return packed
-
-
-def _unpack(total: int, languages: int) -> tuple[tuple[float, ...] | None, int]:
-    """The log-likelihood of each language and the words of a packed total."""
-    values: list[float] = []
-    for _ in range(languages):
-        count = total & _FIELD_MASK
-        if count & _FIELD_SIGN:
-            count -= 1 << _FIELD_BITS
-        values.append(count / _UNIT)
-        total = (total - count) >> _FIELD_BITS
-    words = total >> (_WORDS_SHIFT - _FIELD_BITS * languages)
-    # Every n-gram lowers every language's count: a zero count means none was read.
-    return (tuple(values) if values[0] else None), words
+            read = walk if len(piece) <= _PIECE_CACHED_LENGTH else walk_long
+            sums, state, count = read(state, piece)
+            if sums is not None:
+                rows.append(sums)
+            words += count
+        if not rows:
+            return None, words
+        return tuple(map(sum, zip(*rows, strict=True))), words
 
 
 @functools.lru_cache(maxsize=64)
