@@ -20,6 +20,8 @@ from .rules.midsentence import _mid_question
 from .segment import _GREEK_RE, _clauses, _has_letters, _sentences, _strip
 
 _EXPLICIT_MARKS: Final = frozenset("?\uff1f\u00bf\u203d\u2e2e\u061f\u037e")
+# The most words a tag question of any language has ("…, n'est-ce pas").
+_LONGEST_TAG: Final = max(len(tag) for rules in RULES.values() for tag in rules.tags)
 _EXPLICIT_RE: Final = re.compile("[" + re.escape("".join(sorted(_EXPLICIT_MARKS))) + "]")
 _GREEK_SEMICOLON_RE: Final = re.compile(r";(?=[\s\"'”»)]*(?:$|\s))")
 
@@ -95,7 +97,11 @@ def _asks_in(text: str, code: str | None) -> bool:
                 if _generic_question(clause.words):
                     return True
                 continue
-            if clause.index > 0 and clause.words in rules.tags:
+            if (
+                clause.index > 0
+                and len(clause.words) <= _LONGEST_TAG
+                and clause.words in rules.tags
+            ):
                 return True
             body = _strip(clause, rules.fillers)
             # Both are pure: the rarely true rule first, the form only of what it finds.

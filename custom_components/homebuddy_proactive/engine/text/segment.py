@@ -151,6 +151,11 @@ def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str
         # than the white space around its word).
         lowered = segment.lower()
         return tuple(_fold_text(lowered).split()), tuple(lowered.split()), tuple(segment.split())
+    return _tokenize_words(segment)
+
+
+def _tokenize_words(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """:func:`_tokenize` word by word, for any clause."""
     words: list[str] = []
     raw: list[str] = []
     orig: list[str] = []

@@ -318,9 +318,12 @@ _MID_STARTS: Final[dict[str, frozenset[str]]] = {
 def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
     """The mid-sentence question rules of ``languages`` (see :func:`_mid_question`)."""
     words, raw = clause.words, clause.raw
-    starts = [_MID_STARTS[code] for code in languages if code in _MID_STARTS]
     middle = words[2 : len(words) - 1]
-    if not any(not start.isdisjoint(middle) for start in starts):
+    for code in languages:
+        starts = _MID_STARTS.get(code)
+        if starts is not None and not starts.isdisjoint(middle):
+            break
+    else:
         return _mid_coordinated(clause, languages)
     for index in range(2, len(words) - 1):
         if (
