@@ -54,6 +54,9 @@ _EDGES = (
     "we decided to go with the blue one",
     "on a décidé de partir tôt, c'est décidé",
     "αποφασίσαμε να μείνουμε",
+    "ΟΔΟΣ, ΟΔΟΣ.ΚΑΙ ΟΔΟΣ'ΚΑΙ donʼt ǅemal ß²½ ΣΑΣ",
+    "We walked along the river with Maria this morning, note 123.",
+    "The meeting was moved to Monday. Let's move on, shall we",
 )
 
 
@@ -186,6 +189,88 @@ def test_clauses_are_split_as_the_expression_splits_them() -> None:
         pieces = list(map(segment._tokenize, segment._clause_texts(text)))
         expected = [segment._tokenize(piece) for piece in segment._CLAUSE_RE.split(text)]
         assert [p for p in pieces if p[0]] == [p for p in expected if p[0]], text
+
+
+def test_plain_clauses_are_tokenized_as_word_by_word() -> None:
+    # A clause of letters and digits is lowered and folded whole: the same tokens as each
+    # word alone (a final sigma, a dotted capital I, a sharp s, a modifier apostrophe).
+    plain = 0
+    edges = ["ΟΔΟΣ ΚΑΙ ΣΟΦΟΣ", "İİ İstanbul", "Straße ß", "donʼt ǅ", "a\tb", "x\u00a0y"]
+    for text in [*TEXTS, *edges]:
+        for piece in segment._clause_texts(unicodedata.normalize("NFC", text)):
+            tokens = segment._tokenize(piece)
+            assert tokens == segment._tokenize_words(piece), piece
+            plain += piece.replace(" ", "").isalnum()
+    assert plain > 1000
+
+
+def _meaningful_word_by_word(text: str) -> bool:
+    """is_meaningful as it was written before it read words only until it was certain."""
+    if not text or not segment._has_letters(text):
+        return False
+    words = [
+        w
+        for w in segment._words(unicodedata.normalize("NFC", text))
+        if w.isalpha() or segment._LETTER_RE.search(w)
+    ]
+    if not words:
+        return False
+    split = [part for word in words for part in word.split("-") if part]
+    if sum(map(len, split)) < 3:
+        return False
+    if all(w in signals._BACKCHANNEL_WORDS or signals._HESITATION_RE.match(w) for w in split):
+        return False
+    return tuple(words) not in signals._BACKCHANNEL_PHRASE_SET
+
+
+def test_meaningful_reads_as_many_words_as_it_needs() -> None:
+    extra = ["ok ok ok ok ok ok", "ok ok ok ok ok fine", "i see", "i see now", "ok-ok", "a-b", "-"]
+    extra += ["uh-huh right", "hm hm hm hm hm hm hm hm hm", "ne", "123 456", "é", "ab"]
+    verdicts = set()
+    for text in [*TEXTS, *extra]:
+        verdict = signals.is_meaningful(text)
+        assert verdict == _meaningful_word_by_word(text), text
+        verdicts.add(verdict)
+    assert verdicts == {True, False}
+
+
+def test_scripts_are_counted_by_runs() -> None:
+    for text in [*TEXTS, "Η Maria θα έρθει", "Ηello wοrld", "ΑΒ cd", "АБ cd ef", "日本 is"]:
+        letters = identify._LETTER_RE.findall(text)
+        expected = None
+        if identify._NON_LATIN_RE.search(text) and letters:
+            for pattern, code in identify._SCRIPT_LANGUAGES:
+                count = len(re.findall(pattern, text))
+                if count and count * 2 >= len(letters):
+                    expected = code
+                    break
+        assert identify._script_language(text) == expected, text
+
+
+def test_capture_sentences_are_split_only_at_a_break() -> None:
+    for text in [*TEXTS, "Dr. Smith called. Remind me", "a\x00b", "one!two ! three\nfour", " x "]:
+        protected = capture_module._ABBREVIATION_DOT_RE.sub(
+            lambda m: m.group().replace(". ", "\x00 "), text
+        )
+        parts = re.split(r"(?<=[.!?;;。！？])\s+|\n+", protected)
+        expected = tuple(
+            p.replace("\x00", ".").strip() for p in parts if p and segment._has_letters(p)
+        )
+        assert capture_module._capture_sentences(text) == expected, text
+
+
+def test_a_search_by_parts_finds_what_its_alternation_finds() -> None:
+    parts = (r"\bper\s?cent\b", r"\bcent\w*", r"(?:ab|bc)\b", r"^\W*ne\b", r"\d+")
+    pattern = re.compile("|".join(f"(?:{part})" for part in parts))
+    search = Search(pattern, map(re.compile, parts))
+    found = 0
+    for size in range(1, 5):
+        for letters in itertools.product("abcenprt 1", repeat=size):
+            text = "".join(letters)
+            expected = pattern.search(text) is not None
+            assert search(text) == expected, text
+            found += expected
+    assert found
 
 
 def test_typography_is_unified_only_where_needed() -> None:

@@ -68,6 +68,8 @@ _TRAILING_POLITE_RE: Final = _compile(
     r"grazie|obrigad[oa]))+[\s.!?…,;]*$"
 )
 _STRIP_CHARS: Final = " \t\"'“”«»‘’.,;:!?¿¡…-–—"
+_CAPTURE_SENTENCE_RE: Final = re.compile(r"(?<=[.!?;;。！？])\s+|\n+")
+_CAPTURE_BREAK_RE: Final = re.compile(r"[.!?;;。！？]\s|\n")  # where one of them splits
 _ABBREVIATION_DOT_RE: Final = re.compile(
     r"\b(?:Dr|Mr|Mrs|Ms|St|Mme|Mlle|Pr|Prof|Sr|Sra|Hr|Fr|Dott|κ|Κ|vs|etc)\.\s",
 )
@@ -80,8 +82,11 @@ def _capture_sentences(text: str) -> tuple[str, ...]:
     Cached: identification reads an utterance with each plausible language's rules, its
     analysis then with its candidates'.
     """
+    if _CAPTURE_BREAK_RE.search(text) is None:
+        # No sentence break and no abbreviation (its dot is followed by white space).
+        return (text.replace("\x00", ".").strip(),) if _has_letters(text) else ()
     protected = _ABBREVIATION_DOT_RE.sub(lambda m: m.group().replace(". ", "\x00 "), text)
-    parts = re.split(r"(?<=[.!?;;。！？])\s+|\n+", protected)
+    parts = _CAPTURE_SENTENCE_RE.split(protected)
     return tuple(p.replace("\x00", ".").strip() for p in parts if p and _has_letters(p))
 
 

@@ -39,7 +39,10 @@ _SCRIPT_LANGUAGES: Final[tuple[tuple[str, str], ...]] = (
     (r"[\u0900-\u097f]", "hi"),
     (r"[\u0e00-\u0e7f]", "th"),
 )
-_SCRIPT_RES: Final = tuple((re.compile(p), code) for p, code in _SCRIPT_LANGUAGES)
+# Runs of a script's characters, and of letters: counted by their lengths (a few runs are
+# quicker to find than each of their characters).
+_SCRIPT_RES: Final = tuple((re.compile(p + "+"), code) for p, code in _SCRIPT_LANGUAGES)
+_LETTERS_RE: Final = re.compile(r"[^\W\d_]+")
 _NON_LATIN_RE: Final = re.compile(r"[^\u0000-\u036f]")
 _SCRIPT_EVIDENCE: Final = 10.0
 # Log-likelihood (nats) per word a language may trail the best one by and stay plausible:
@@ -159,12 +162,12 @@ def _script_language(text: str) -> str | None:
     """Return the language implied by a non-Latin script covering most letters, if any."""
     if not _NON_LATIN_RE.search(text):
         return None
-    letters = _LETTER_RE.findall(text)
+    letters = sum(map(len, _LETTERS_RE.findall(text)))
     if not letters:
         return None
     for regex, code in _SCRIPT_RES:
-        count = len(regex.findall(text))
-        if count and count * 2 >= len(letters):
+        count = sum(map(len, regex.findall(text)))
+        if count and count * 2 >= letters:
             return code
     return None
 
@@ -183,8 +186,10 @@ def _model_scores(text: str) -> tuple[tuple[float, ...], tuple[str, ...]] | None
         return None  # no n-gram of the model in the text: only its prior would decide
     codes = model.codes
     floor = max(values) - _MARGIN_PER_WORD * max(1, words)
-    order = sorted(range(len(codes)), key=lambda i: (-values[i], codes[i] != DEFAULT_LANGUAGE))
-    return values, tuple(codes[i] for i in order if values[i] >= floor)
+    plausible = [i for i, value in enumerate(values) if value >= floor]  # often one
+    if len(plausible) > 1:
+        plausible.sort(key=lambda i: (-values[i], codes[i] != DEFAULT_LANGUAGE))
+    return values, tuple(codes[i] for i in plausible)
 
 
 @functools.lru_cache(maxsize=256)

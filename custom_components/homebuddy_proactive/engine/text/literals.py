@@ -111,18 +111,32 @@ def _trie_pattern(literals: Iterable[str]) -> str:
 
 
 class Search:
-    """Whether ``pattern`` occurs in a text, skipping texts that lack its required literals."""
+    """Whether ``pattern`` occurs in a text, skipping texts that lack its required literals.
 
-    __slots__ = ("gate", "pattern")
+    ``parts``, when given, are the alternatives ``pattern`` is the alternation of: a text
+    that has a required literal is searched only with the parts whose own literals it has
+    (one large alternation is tried branch by branch at every position; a part that cannot
+    match is not tried at all).
+    """
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    __slots__ = ("gate", "literals", "parts", "pattern")
+
+    def __init__(self, pattern: re.Pattern[str], parts: Iterable[re.Pattern[str]] = ()) -> None:
         self.pattern = pattern
         literals = required_literals(pattern)
         self.gate = re.compile(_trie_pattern(literals)) if literals else None
+        self.parts = tuple((required_literals(part), part) for part in parts)
+        self.literals = tuple(frozenset().union(*(needed or () for needed, _ in self.parts)))
 
     def __call__(self, text: str) -> bool:
         """True when the pattern occurs in ``text``."""
         gate = self.gate
         if gate is not None and gate.search(text) is None:
             return False
+        if self.parts:
+            present = {literal for literal in self.literals if literal in text}
+            return any(
+                (needed is None or not present.isdisjoint(needed)) and part.search(text)
+                for needed, part in self.parts
+            )
         return self.pattern.search(text) is not None

@@ -79,12 +79,21 @@ def _fold_ascii(text: str) -> str:
     return text.lower().replace("`", "'")
 
 
-@functools.lru_cache(maxsize=16384)
-def fold(text: str) -> str:
-    """Return ``text`` case-folded, without diacritics and with unified apostrophes."""
+def fold_text(text: str) -> str:
+    """:func:`fold`, not remembered: for a text read once (a clause, an utterance).
+
+    Folding is character by character, and white space folds to itself and nothing else to
+    white space, so folding a text and splitting it at white space gives the folded words.
+    """
     if text.isascii():
         return _fold_ascii(text)  # the same as the table, a few times quicker
     return text.translate(_FOLD_TABLE)
+
+
+@functools.lru_cache(maxsize=16384)
+def fold(text: str) -> str:
+    """Return ``text`` case-folded, without diacritics and with unified apostrophes."""
+    return fold_text(text)
 
 
 @functools.lru_cache(maxsize=1024)

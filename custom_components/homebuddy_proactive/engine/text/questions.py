@@ -20,13 +20,18 @@ from .rules.midsentence import _mid_question
 from .segment import _GREEK_RE, _clauses, _has_letters, _sentences, _strip
 
 _EXPLICIT_MARKS: Final = frozenset("?\uff1f\u00bf\u203d\u2e2e\u061f\u037e")
+# The most words a tag question of any language has ("…, n'est-ce pas").
+_LONGEST_TAG: Final = max(len(tag) for rules in RULES.values() for tag in rules.tags)
+_EXPLICIT_RE: Final = re.compile("[" + re.escape("".join(sorted(_EXPLICIT_MARKS))) + "]")
 _GREEK_SEMICOLON_RE: Final = re.compile(r";(?=[\s\"'”»)]*(?:$|\s))")
 
 
 def _explicit_question(text: str, language: str | None) -> bool:
     """Return True for explicit question punctuation ("?", "？", "¿", Greek ";")."""
-    if any(mark in text for mark in _EXPLICIT_MARKS):
+    if _EXPLICIT_RE.search(text) is not None:
         return True
+    if ";" not in text:
+        return False
     for match in _GREEK_SEMICOLON_RE.finditer(text):
         before = re.split(r"[.!?·;\n]", text[: match.start()])[-1]
         if language == "el" or _GREEK_RE.search(before):
@@ -42,6 +47,8 @@ _TONE_MARKS_RE: Final = re.compile("[\u0300-\u0302]")
 @functools.lru_cache(maxsize=256)
 def _accented(text: str) -> bool:
     """Whether ``text`` carries tone marks (cached: identification asks once per language)."""
+    if text.isascii():
+        return False  # its decomposition is itself
     return _TONE_MARKS_RE.search(unicodedata.normalize("NFD", text)) is not None
 
 
@@ -90,9 +97,14 @@ def _asks_in(text: str, code: str | None) -> bool:
                 if _generic_question(clause.words):
                     return True
                 continue
-            if clause.index > 0 and clause.words in rules.tags:
+            if (
+                clause.index > 0
+                and len(clause.words) <= _LONGEST_TAG
+                and clause.words in rules.tags
+            ):
                 return True
             body = _strip(clause, rules.fillers)
-            if body.words and not _statement_form(body.words, body.raw) and rules.is_question(body):
+            # Both are pure: the rarely true rule first, the form only of what it finds.
+            if body.words and rules.is_question(body) and not _statement_form(body.words, body.raw):
                 return True
     return False

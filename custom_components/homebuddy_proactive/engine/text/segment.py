@@ -14,7 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .normalize import _CHAR_TABLE
 from .normalize import fold as _fold
+from .normalize import fold_text as _fold_text
 from .normalize import folded_words as _fw
 from .normalize import unify_typography as _unify
 
@@ -89,6 +91,7 @@ _SENTENCE_RE: Final = re.compile(
 )
 _CLAUSE_RE: Final = re.compile(r"[,:，、]+|\s[-–—]+\s|[–—]")
 _GREEK_OTI_RE: Final = re.compile(r"\b([οΟόΌ]),\s?(τι|ΤΙ|Τι)\b")
+_GREEK_O_RE: Final = re.compile("[οΟόΌ]")  # a text without one has no "ό,τι" to join
 
 
 _ANSWER_WORDS: Final = _fw("yes yeah yep yup no nope nah oui ouais non nein ja jo sim não nao")
@@ -133,8 +136,26 @@ def _token(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     return tuple(_fold(t) for t in raw), raw, orig
 
 
+# The characters unify_typography changes that are letters (the others end a word).
+_ALNUM_TYPOGRAPHY: Final = "".join(chr(code) for code in _CHAR_TABLE if chr(code).isalnum())
+
+
 def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Return (folded, lowercase-accented, original) tokens of a clause."""
+    if segment.replace(" ", "").isalnum() and not any(
+        char in segment for char in _ALNUM_TYPOGRAPHY
+    ):
+        # Words of letters and digits only (most clauses): each chunk is one word, with no
+        # elision to split and nothing to unify, and lowercasing or folding the clause is
+        # doing so to each word (character by character; a final sigma looks no further
+        # than the white space around its word).
+        lowered = segment.lower()
+        return tuple(_fold_text(lowered).split()), tuple(lowered.split()), tuple(segment.split())
+    return _tokenize_words(segment)
+
+
+def _tokenize_words(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """:func:`_tokenize` word by word, for any clause."""
     words: list[str] = []
     raw: list[str] = []
     orig: list[str] = []
@@ -149,18 +170,19 @@ def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str
 @functools.lru_cache(maxsize=256)
 def _sentences(text: str) -> tuple[str, ...]:
     """Split an utterance into sentences (cached: identification reads it once per language)."""
-    if any(letter in text for letter in "οΟόΌ"):
+    if _GREEK_O_RE.search(text) is not None:
         text = _GREEK_OTI_RE.sub(r"\1τι", text)
     return tuple(s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s))
 
 
 # Every separator of _CLAUSE_RE other than a run of commas has one of these characters.
 _CLAUSE_MARKS: Final = ":，、-–—"
+_CLAUSE_MARKS_RE: Final = re.compile("[" + re.escape(_CLAUSE_MARKS) + "]")
 
 
 def _clause_texts(sentence: str) -> list[str]:
     """The pieces of ``sentence`` between clause separators (empty ones may be among them)."""
-    if any(mark in sentence for mark in _CLAUSE_MARKS):
+    if _CLAUSE_MARKS_RE.search(sentence) is not None:
         return _CLAUSE_RE.split(sentence)
     # Only commas separate: splitting at each one differs only by the empty pieces between
     # two commas in a row, which hold no word.

@@ -19,61 +19,55 @@ from ..const import (
 )
 from .literals import Search
 from .normalize import compile_folded as _compile
+from .normalize import fold, strip_accents
 from .normalize import fold_aligned as _fold_aligned
 from .normalize import folded_words as _fw
-from .normalize import strip_accents
-from .segment import _LETTER_RE, _WORD_RE, _has_letters, _phrases, _words
+from .segment import _LETTER_RE, _WORD_RE, _has_letters, _phrases
 
 # One alternation, searched once per utterance (every final is checked for a cue).
-_EPISODE_RE: Final = _compile(
-    "|".join(
-        f"(?:{p})"
-        for p in (
-            r"\bnew\s+(?:topic|subject|conversation)\b",
-            r"\bchang(?:e|ing)\s+(?:of\s+|the\s+)?(?:subject|topic)s?\b",
-            r"\bswitch(?:ing)?\s+(?:the\s+)?(?:topic|subject|gears)s?\b",
-            r"\bstart\s+(?:over|again|afresh|fresh|from\s+scratch)\b",
-            r"\b(?:different|another|next|other)\s+(?:topic|subject)\b",
-            r"\b(?:talk|speak)\s+about\s+something\s+else\b",
-            r"\blet'?s\s+move\s+on\b|^\W*moving\s+on\b|\bmoving\s+on\s+to\b",
-            r"\bon\s+(?:a\s+different|another)\s+note\b",
-            r"\bchang\w*\s+de\s+sujet\b",
-            r"\bchangement\s+de\s+sujet\b",
-            # "d'autre", and as transcription loses the apostrophe: "d autre", "dautre".
-            r"\b(?:parl|pass)\w*\s+(?:à\s+|d['’]?\s*)autre\s+chose\b",
-            r"\b(?:nouveau|autre)\s+sujet\b",
-            r"\bsujet\s+suivant\b",
-            r"\b(?:recommençons|on\s+recommence|reprenons\s+à\s+zéro)\b",
-            r"^(?:\W*(?:alors|bon|euh|et|sinon|bref)\W+)*autre\s+chose\b",
-            r"\bαλλ[αά]\w*\s+θ[εέ]μα\b",
-            r"\bαλλαγ\w*\s+θ[εέ]ματ\w*",
-            r"\b(?:νέο|καινούργιο|καινούριο|άλλο|διαφορετικό)\s+θέμα\b",
-            r"\bμιλ\w+\s+για\s+κάτι\s+άλλο\b",
-            r"\b(?:πάμε|ξεκινάμε|ξεκινήσουμε|ξαναρχίζουμε)\s+από\s+την\s+αρχή\b",
-            r"\bcambi\w*\s+de\s+tema\b",
-            r"\b(?:otro|nuevo)\s+tema\b",
-            r"\bhabl\w+\s+de\s+otra\s+cosa\b",
-            r"\b(?:empe[cz]\w*\s+de\s+nuevo|volvamos\s+a\s+empezar)\b",
-            r"\b(?:ander\w*|neu\w*)\s+thema\b",
-            r"\bthem(?:a|en)wechsel\b",
-            r"\b(?:thema\s+wechseln|wechseln\s+wir\s+das\s+thema)\b",
-            r"\b(?:reden|sprechen)\s+wir\s+über\s+etwas\s+anderes\b",
-            r"\büber\s+etwas\s+anderes\s+(?:reden|sprechen)\b",
-            r"\b(?:fangen\s+wir\s+(?:neu|von\s+vorne)\s+an|von\s+vorne)\b",
-            r"\bcambi\w*\s+(?:argomento|discorso)\b",
-            r"\b(?:nuovo|altro)\s+argomento\b",
-            r"\bparliamo\s+(?:d'\s*altro|di\s+altro|di\s+qualcos'\s*altro)\b",
-            r"\bricominciamo\b",
-            r"\bmud\w*\s+de\s+assunto\b",
-            r"\b(?:outro|novo)\s+assunto\b",
-            r"\bfal\w+\s+de\s+outra\s+coisa\b",
-            r"\b(?:recomeç\w+|começ\w+\s+de\s+novo)\b",
-        )
-    )
+_EPISODE_PARTS: Final = (
+    r"\bnew\s+(?:topic|subject|conversation)\b",
+    r"\bchang(?:e|ing)\s+(?:of\s+|the\s+)?(?:subject|topic)s?\b",
+    r"\bswitch(?:ing)?\s+(?:the\s+)?(?:topic|subject|gears)s?\b",
+    r"\bstart\s+(?:over|again|afresh|fresh|from\s+scratch)\b",
+    r"\b(?:different|another|next|other)\s+(?:topic|subject)\b",
+    r"\b(?:talk|speak)\s+about\s+something\s+else\b",
+    r"\blet'?s\s+move\s+on\b|^\W*moving\s+on\b|\bmoving\s+on\s+to\b",
+    r"\bon\s+(?:a\s+different|another)\s+note\b",
+    r"\bchang\w*\s+de\s+sujet\b",
+    r"\bchangement\s+de\s+sujet\b",
+    # "d'autre", and as transcription loses the apostrophe: "d autre", "dautre".
+    r"\b(?:parl|pass)\w*\s+(?:à\s+|d['’]?\s*)autre\s+chose\b",
+    r"\b(?:nouveau|autre)\s+sujet\b",
+    r"\bsujet\s+suivant\b",
+    r"\b(?:recommençons|on\s+recommence|reprenons\s+à\s+zéro)\b",
+    r"^(?:\W*(?:alors|bon|euh|et|sinon|bref)\W+)*autre\s+chose\b",
+    r"\bαλλ[αά]\w*\s+θ[εέ]μα\b",
+    r"\bαλλαγ\w*\s+θ[εέ]ματ\w*",
+    r"\b(?:νέο|καινούργιο|καινούριο|άλλο|διαφορετικό)\s+θέμα\b",
+    r"\bμιλ\w+\s+για\s+κάτι\s+άλλο\b",
+    r"\b(?:πάμε|ξεκινάμε|ξεκινήσουμε|ξαναρχίζουμε)\s+από\s+την\s+αρχή\b",
+    r"\bcambi\w*\s+de\s+tema\b",
+    r"\b(?:otro|nuevo)\s+tema\b",
+    r"\bhabl\w+\s+de\s+otra\s+cosa\b",
+    r"\b(?:empe[cz]\w*\s+de\s+nuevo|volvamos\s+a\s+empezar)\b",
+    r"\b(?:ander\w*|neu\w*)\s+thema\b",
+    r"\bthem(?:a|en)wechsel\b",
+    r"\b(?:thema\s+wechseln|wechseln\s+wir\s+das\s+thema)\b",
+    r"\b(?:reden|sprechen)\s+wir\s+über\s+etwas\s+anderes\b",
+    r"\büber\s+etwas\s+anderes\s+(?:reden|sprechen)\b",
+    r"\b(?:fangen\s+wir\s+(?:neu|von\s+vorne)\s+an|von\s+vorne)\b",
+    r"\bcambi\w*\s+(?:argomento|discorso)\b",
+    r"\b(?:nuovo|altro)\s+argomento\b",
+    r"\bparliamo\s+(?:d'\s*altro|di\s+altro|di\s+qualcos'\s*altro)\b",
+    r"\bricominciamo\b",
+    r"\bmud\w*\s+de\s+assunto\b",
+    r"\b(?:outro|novo)\s+assunto\b",
+    r"\bfal\w+\s+de\s+outra\s+coisa\b",
+    r"\b(?:recomeç\w+|começ\w+\s+de\s+novo)\b",
 )
-
-
-_EPISODE_SEARCH: Final = Search(_EPISODE_RE)
+_EPISODE_RE: Final = _compile("|".join(f"(?:{part})" for part in _EPISODE_PARTS))
+_EPISODE_SEARCH: Final = Search(_EPISODE_RE, map(_compile, _EPISODE_PARTS))
 
 
 def episode_cue(text: str) -> bool:
@@ -114,25 +108,40 @@ _HESITATION_RE: Final = re.compile(
 )
 
 
+# The most words a backchannel phrase has: a text with more is not one.
+_LONGEST_BACKCHANNEL: Final = max(map(len, _BACKCHANNEL_PHRASES))
+
+
 def is_meaningful(text: str) -> bool:
-    """Return False for fillers, backchannels, tiny fragments and pure punctuation."""
+    """Return False for fillers, backchannels, tiny fragments and pure punctuation.
+
+    Meaningful speech has a word with a letter, 3 letters or digits in its words (their
+    hyphenated parts), a word (part) that is neither a backchannel nor a hesitation, and is
+    not a backchannel phrase. The words are read in order until that is certain.
+    """
     if not text or not _has_letters(text):
         return False
     letter = _LETTER_RE.search
-    # A word of letters only has one (no letter is a digit): the expression is for the others.
-    words = [w for w in _words(unicodedata.normalize("NFC", text)) if w.isalpha() or letter(w)]
-    if not words:
-        return False
-    split = words  # and hyphenated words in their parts
-    if "-" in "".join(words):
-        split = [part for word in words for part in word.split("-") if part]
-    if sum(map(len, split)) < 3:
-        return False
+    findall = _WORD_RE.findall
     hesitation = _HESITATION_RE.match
-    for word in split:
-        if word not in _BACKCHANNEL_WORDS and not hesitation(word):
-            break
-    else:
+    words: list[str] = []
+    length = 0
+    spoken = False  # a word (part) that is neither a backchannel nor a hesitation was read
+    for chunk in fold(unicodedata.normalize("NFC", text)).split():
+        # A word never spans white space; a chunk of letters and digits is one word.
+        for word in (chunk,) if chunk.isalnum() else findall(chunk):
+            # A word of letters only has one (no letter is a digit): the expression is for
+            # the others.
+            if not (word.isalpha() or letter(word)):
+                continue
+            words.append(word)
+            for part in word.split("-") if "-" in word else (word,):
+                length += len(part)
+                if not spoken and part and part not in _BACKCHANNEL_WORDS and not hesitation(part):
+                    spoken = True
+            if spoken and length >= 3 and len(words) > _LONGEST_BACKCHANNEL:
+                return True
+    if not spoken or length < 3:
         return False
     return tuple(words) not in _BACKCHANNEL_PHRASE_SET
 

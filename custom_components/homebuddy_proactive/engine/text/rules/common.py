@@ -238,7 +238,7 @@ def _statement_form(words: tuple[str, ...], raw: tuple[str, ...]) -> bool:
             continue
         for later in range(index + 2, len(words)):
             before = words[later - 1]
-            if words[later] == word and before not in _PROVERB_WH | _PROVERB_COORDINATORS:
+            if words[later] == word and before not in _PROVERB_WH_COORDINATORS:
                 return True
     if words[0] in _PROVERB_WHO:
         for index in range(2, len(words) - 1):
@@ -343,3 +343,7 @@ def _two_verb_proverb(words: Sequence[str], raw: Sequence[str]) -> bool:
     if second.endswith(("ido", "mente", "s", "o", "i")):
         return False
     return words[1][-1:] in {"a", "e", "t", "d"} and words[1] not in _PROVERB_ADVERBS
+
+
+# Unions the rules above read, made once.
+_PROVERB_WH_COORDINATORS: Final = _PROVERB_WH | _PROVERB_COORDINATORS

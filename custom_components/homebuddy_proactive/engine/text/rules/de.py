@@ -110,7 +110,7 @@ def is_question(body: _Body) -> bool:
             return False  # "wer rastet, der rostet"
         if first == "wie" and nxt not in _DE_VERBS:
             if nxt in _DE_HOW_DEGREE:
-                return len(rest) == 1 or rest[1] not in _DE_PRONOUNS | _DE_SUBORDINATORS
+                return len(rest) == 1 or rest[1] not in _DE_PRONOUNS_SUBORDINATORS
             if nxt in {"bitte", "denn", "so", "geht's", "gehts"}:
                 return True
             if _de_inverted(rest, body.orig[len(body.words) - len(rest) :]):
@@ -124,17 +124,17 @@ def is_question(body: _Body) -> bool:
         orig = body.orig[len(body.words) - len(rest) :]
         return nxt in _DE_VERBS or not _de_verb_final(rest, orig)
     previous = body.clause.previous
-    if body.answered or (previous and previous[0] in _DE_SUBORDINATORS | _DE_WH):
+    if body.answered or (previous and previous[0] in _DE_SUBORDINATORS_WH):
         return False
     if set(rest[:3]) & _DE_STATEMENT_PARTICLES or tuple(words[:3]) in _DE_PRESENTING:
         return False  # "muss ja nicht sein", "soll er doch machen", "darf ich vorstellen"
     if first in _DE_VERBS and rest:
         if rest[0] == "ich" and set(rest[1:]) <= _DE_TOPIC_DROP_TAIL and len(rest) <= 3:
             return False
-        if len(rest) <= 2 and set(rest) <= _DE_TOPIC_DROP_TAIL | _DE_ADVERBS | _DE_DROP_EXTRA:
+        if len(rest) <= 2 and set(rest) <= _DE_DROPPED:
             return False
         return not (len(rest) == 1 and rest[0].startswith("ge") and rest[0].endswith(("t", "en")))
-    excluded = _DE_WH | _DE_SUBORDINATORS | _DE_PRONOUNS | _DE_ARTICLES | _DE_ADVERBS
+    excluded = _DE_NOT_FIRST_VERB
     if (
         first not in excluded
         and _DE_VERB_SUFFIX_RE.search(first)
@@ -303,3 +303,10 @@ CAPTURE_RULES: Final[tuple[_CaptureRule, ...]] = (
 
 FILLERS: Final = _DE_FILLERS
 TAGS: Final = _DE_TAGS
+
+
+# Unions the rules above read, made once.
+_DE_PRONOUNS_SUBORDINATORS: Final = _DE_PRONOUNS | _DE_SUBORDINATORS
+_DE_SUBORDINATORS_WH: Final = _DE_SUBORDINATORS | _DE_WH
+_DE_DROPPED: Final = _DE_TOPIC_DROP_TAIL | _DE_ADVERBS | _DE_DROP_EXTRA
+_DE_NOT_FIRST_VERB: Final = _DE_WH | _DE_SUBORDINATORS | _DE_PRONOUNS | _DE_ARTICLES | _DE_ADVERBS

@@ -83,7 +83,7 @@ def is_question(body: _Body) -> bool:
     """Greek spoken-question rules (tonos distinguishes πού/πώς from που/πως)."""
     if not body.words:
         return False
-    body = _skip_topic(body, _EL_TOPICS, _EL_WH_ALWAYS | _EL_WH_SCAN | _EL_WH_OTHER)
+    body = _skip_topic(body, _EL_TOPICS, _EL_WH_ANY)
     words, raw = body.words, body.raw
     first = words[0]
     rest = words[1:]
@@ -178,3 +178,7 @@ CAPTURE_RULES: Final[tuple[_CaptureRule, ...]] = (
 
 FILLERS: Final = _EL_FILLERS
 TAGS: Final = _EL_TAGS_FOLDED
+
+
+# Unions the rules above read, made once.
+_EL_WH_ANY: Final = _EL_WH_ALWAYS | _EL_WH_SCAN | _EL_WH_OTHER

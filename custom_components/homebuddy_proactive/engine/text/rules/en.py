@@ -128,7 +128,7 @@ def is_question(body: _Body) -> bool:
     if first in _EN_AUX_PRON:
         return _en_subject_ok(body, 1, _EN_PERSONAL)
     if first in _EN_AUX_DO:
-        return _en_subject_ok(body, 1, _EN_NOMINATIVE | _fw("anyone anybody people everyone"))
+        return _en_subject_ok(body, 1, _EN_DO_SUBJECTS)
     return False
 
 
@@ -163,12 +163,7 @@ def _en_wh(body: _Body) -> bool:
     nxt = rest[0]
     if wh == "which" and _en_which_relative(rest):
         return False
-    if (
-        wh == "how"
-        and nxt not in _EN_AUX_ALL | _EN_WH_OPENERS
-        and rest[1:2]
-        and rest[1] in _EN_HOW_SUBJECT
-    ):
+    if wh == "how" and nxt not in _EN_AUX_OPENERS and rest[1:2] and rest[1] in _EN_HOW_SUBJECT:
         return False  # "how beautiful the sunset is": no inversion, an exclamation
     if nxt in _EN_AUX_ALL:
         return not (wh == "which" and rest[1:2] and rest[1] in _EN_WH)
@@ -182,7 +177,7 @@ def _en_wh(body: _Body) -> bool:
         return True
     if nxt in {"a", "an"}:
         return False
-    if wh == "which" and rest[1:2] and rest[1] in _EN_WH | {"means", "meant"}:
+    if wh == "which" and rest[1:2] and rest[1] in _EN_WH_MEANS:
         return False
     if rest[1:2] == ["of"] and nxt in {"kind", "sort", "type", "part"}:
         rest = [nxt, *rest[2:]]
@@ -261,3 +256,9 @@ CAPTURE_RULES: Final[tuple[_CaptureRule, ...]] = (
 
 FILLERS: Final = _EN_FILLERS
 TAGS: Final = _EN_TAGS
+
+
+# Unions the rules above read, made once.
+_EN_DO_SUBJECTS: Final = _EN_NOMINATIVE | _fw("anyone anybody people everyone")
+_EN_AUX_OPENERS: Final = _EN_AUX_ALL | _EN_WH_OPENERS
+_EN_WH_MEANS: Final = _EN_WH | {"means", "meant"}

@@ -130,7 +130,7 @@ def is_question(body: _Body) -> bool:
             and words[index + 2 : index + 3] in (("que",), ("qu'",), ("qui",))
         ):
             return True
-        if _fr_inversion(word):
+        if "-" in word and _fr_inversion(word):  # an inversion is hyphenated
             return True
     if (
         len(words) > 1
@@ -141,58 +141,16 @@ def is_question(body: _Body) -> bool:
         and not body.answered
     ):
         return True
-    opinion = _starts(words, _FR_OPINION)
-    if opinion and words[opinion : opinion + 1] in (("que",), ("qu'",)):
-        return True
-    requested = _starts(words, _FR_REQUEST)
-    if requested and not body.answered:
-        if (
-            words[requested - 1].startswith("demand")
-            and len(words) > requested
-            and words[requested] not in _FR_WH_FOLLOW | _FR_PREPOSITIONS
-            and words[requested] not in _FR_WH_ALWAYS
-        ):
-            return False  # "je me demandais justement la même chose"
-        return not (len(words) > requested and words[requested] in _FR_REQUEST_BLOCK)
-    possible = _starts(words, _FR_POSSIBLE)
-    if possible and not body.answered and words[possible : possible + 1]:
-        return words[possible] in _FR_POSSIBLE_FOLLOW
-    can = _starts(words, _FR_CAN)
-    if can and len(words) > can and not body.answered:
-        follow = words[can]
-        if words[can : can + 2] == ("compter", "sur"):
-            return False  # "tu peux compter sur moi" reassures
-        if follow in _FR_CLITICS or (
-            follow.endswith(("er", "ir", "re", "oir")) and len(follow) > 3
-        ):
-            return True  # "tu peux me passer le sel", "tu peux fermer la fenêtre"
-    knows = _starts(words, _FR_KNOW)
-    if knows and len(words) > knows:
-        follow = words[knows]
-        if follow in _FR_WH_FOLLOW:
-            return True
-        if (
-            follow in _FR_PREPOSITIONS
-            and words[knows + 1 : knows + 2]
-            and (words[knows + 1] in _FR_WH_FOLLOW)
-        ):
-            return True
-        if words[knows - 1] in _FR_KNOW_SOMEONE and follow in _FR_INDEFINITE:
-            return True
-    has = _starts(words, _FR_HAVE)
-    if has and len(words) > has and not body.answered:
-        follow = words[has]
-        if follow in _FR_HAVE_FOLLOW or (follow == "l'" and words[has + 1 : has + 2] == ("heure",)):
-            return True
-    told = _starts(words, _FR_TELL)
-    if told and len(words) > told and words[told] in _FR_WH_FOLLOW:
-        return True
+    if words[0] in _FR_PHRASE_FIRSTS:
+        phrased = _fr_phrase_question(words, body)
+        if phrased is not None:
+            return phrased
     if _fr_in_situ(body):
         return True
     if (
         len(words) > 1
         and words[0] in _FR_PREPOSITIONS
-        and (words[1] in _FR_WH_ALWAYS | _FR_QUEL or body.raw[1] == "où")
+        and (words[1] in _FR_WH_QUEL or body.raw[1] == "où")
     ):
         words = words[1:]
         body = dataclasses.replace(body, words=words, raw=body.raw[1:], orig=body.orig[1:])
@@ -243,6 +201,58 @@ def is_question(body: _Body) -> bool:
     return False
 
 
+def _fr_phrase_question(words: tuple[str, ...], body: _Body) -> bool | None:
+    """The verdict of a French question phrase opening ``words`` ("tu peux …", "dis-moi …"),
+    or None when none opens them or it decides nothing."""
+    opinion = _starts(words, _FR_OPINION)
+    if opinion and words[opinion : opinion + 1] in (("que",), ("qu'",)):
+        return True
+    requested = _starts(words, _FR_REQUEST)
+    if requested and not body.answered:
+        if (
+            words[requested - 1].startswith("demand")
+            and len(words) > requested
+            and words[requested] not in _FR_WH_FOLLOW_PREPOSITIONS
+            and words[requested] not in _FR_WH_ALWAYS
+        ):
+            return False  # "je me demandais justement la même chose"
+        return not (len(words) > requested and words[requested] in _FR_REQUEST_BLOCK)
+    possible = _starts(words, _FR_POSSIBLE)
+    if possible and not body.answered and words[possible : possible + 1]:
+        return words[possible] in _FR_POSSIBLE_FOLLOW
+    can = _starts(words, _FR_CAN)
+    if can and len(words) > can and not body.answered:
+        follow = words[can]
+        if words[can : can + 2] == ("compter", "sur"):
+            return False  # "tu peux compter sur moi" reassures
+        if follow in _FR_CLITICS or (
+            follow.endswith(("er", "ir", "re", "oir")) and len(follow) > 3
+        ):
+            return True  # "tu peux me passer le sel", "tu peux fermer la fenêtre"
+    knows = _starts(words, _FR_KNOW)
+    if knows and len(words) > knows:
+        follow = words[knows]
+        if follow in _FR_WH_FOLLOW:
+            return True
+        if (
+            follow in _FR_PREPOSITIONS
+            and words[knows + 1 : knows + 2]
+            and (words[knows + 1] in _FR_WH_FOLLOW)
+        ):
+            return True
+        if words[knows - 1] in _FR_KNOW_SOMEONE and follow in _FR_INDEFINITE:
+            return True
+    has = _starts(words, _FR_HAVE)
+    if has and len(words) > has and not body.answered:
+        follow = words[has]
+        if follow in _FR_HAVE_FOLLOW or (follow == "l'" and words[has + 1 : has + 2] == ("heure",)):
+            return True
+    told = _starts(words, _FR_TELL)
+    if told and len(words) > told and words[told] in _FR_WH_FOLLOW:
+        return True
+    return None
+
+
 def _fr_in_situ(body: _Body) -> bool:
     """Return True for a French question word left at the end ("on part quand", "c'est qui")."""
     words, raw = body.words, body.raw
@@ -255,18 +265,19 @@ def _fr_in_situ(body: _Body) -> bool:
     if last in {"quoi", "combien", "où", "quand", "comment", "pourquoi"}:
         return True
     for index in range(1, len(words) - 1):
-        blocked = set(words[max(0, index - 2) : index]) & _FR_IN_SITU_BLOCK
-        if words[index] in {"quoi", "combien"} and not blocked:
+        if words[index] in {"quoi", "combien"} and _FR_IN_SITU_BLOCK.isdisjoint(
+            words[max(0, index - 2) : index]
+        ):
             return True
     if last == "qui" and before in {"est", "c'est", "avec", "pour", "à", "chez", "de"}:
         return True
     if _fr_cleft_question(words, raw) or _fr_verb_then_wh(words, raw):
         return True
-    if any(
+    if "comment" in raw[1:-1] and any(
         raw[index] == "comment" and words[index + 1] == "pour" for index in range(1, len(words) - 1)
     ):
         return True  # "on fait comment pour y aller"
-    return any(
+    return not _FR_QUEL.isdisjoint(words[1:-1]) and any(
         word in _FR_QUEL
         and words[index - 1] in _FR_PREPOSITIONS
         and not set(words[max(0, index - 4) : index]) & _FR_IN_SITU_BLOCK
@@ -467,3 +478,23 @@ CAPTURE_RULES: Final[tuple[_CaptureRule, ...]] = (
 
 FILLERS: Final = _FR_FILLERS
 TAGS: Final = _FR_TAGS
+
+
+# Unions the rules above read, made once.
+_FR_WH_FOLLOW_PREPOSITIONS: Final = _FR_WH_FOLLOW | _FR_PREPOSITIONS
+_FR_WH_QUEL: Final = _FR_WH_ALWAYS | _FR_QUEL
+# The first words of every phrase _fr_phrase_question reads: any other opens none of them.
+_FR_PHRASE_FIRSTS: Final = frozenset().union(
+    *(
+        phrases.firsts
+        for phrases in (
+            _FR_OPINION,
+            _FR_REQUEST,
+            _FR_POSSIBLE,
+            _FR_CAN,
+            _FR_KNOW,
+            _FR_HAVE,
+            _FR_TELL,
+        )
+    )
+)

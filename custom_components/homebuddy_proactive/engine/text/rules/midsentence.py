@@ -239,8 +239,11 @@ def _mid_modal_wh(words: Sequence[str], raw: Sequence[str], index: int, language
 def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
     """Apply the question rules after a coordinator ("… y sabes si el museo abre")."""
     words = clause.words
+    first = max(1, len(words) - _MID_TAIL_WORDS)
+    if _MID_ALL_COORDINATORS.isdisjoint(clause.raw[first - 1 : len(words) - 3]):
+        return False  # no coordinator for a question to follow
     # Two-word tails are elliptic ("… so do you"); a question starts near the end.
-    for index in range(max(1, len(words) - _MID_TAIL_WORDS), len(words) - 2):
+    for index in range(first, len(words) - 2):
         coordinator = clause.raw[index - 1]
         if coordinator not in _MID_ALL_COORDINATORS or words[index] in _MID_EN_ELLIPSIS:
             continue
@@ -260,15 +263,16 @@ def _mid_coordinated(clause: _Clause, languages: Sequence[str]) -> bool:
                 continue
             rules = RULES[code]
             body = _strip(tail, rules.fillers)
-            if len(body.words) < 2 or _statement_form(body.words, body.raw):
+            if len(body.words) < 2:
                 continue
             if (
                 code == "de"
-                and body.words[1] not in _MID_DE_TAIL_SUBJECTS | _DE_WH
+                and body.words[1] not in _MID_DE_TAIL_SUBJECTS_WH
                 and body.words[0] not in _DE_WH
             ):
                 continue
-            if rules.is_question(body):
+            # Both are pure: the rule first, the (costlier) form only of a question it finds.
+            if rules.is_question(body) and not _statement_form(body.words, body.raw):
                 return True
     return False
 
@@ -282,10 +286,10 @@ def _mid_question(clause: _Clause, languages: Sequence[str], *, any_language: bo
     words, raw = clause.words, clause.raw
     if languages and _mid_in_languages(clause, languages):
         return True
-    if not any_language:
+    if not any_language or _MID_ACCENTED_WH.isdisjoint(raw[2:]):
         return False
     for index in range(2, len(words)):
-        if raw[index - 2] == raw[index] and words[index - 1] == _fold("και"):
+        if raw[index - 2] == raw[index] and words[index - 1] == _MID_EL_AND:
             continue
         context = words[max(0, index - 3) : index]
         if (
@@ -300,9 +304,27 @@ def _mid_question(clause: _Clause, languages: Sequence[str], *, any_language: bo
     return False
 
 
+# The words (folded) each language's mid-sentence rules start from, at ``index`` below: a
+# clause with none of them in its middle holds no such question (coordinators aside).
+_MID_STARTS: Final[dict[str, frozenset[str]]] = {
+    "en": _MID_EN_AUX | _MID_EN_COPULA | _MID_EN_WH,
+    "de": _MID_DE_WH,
+    "it": frozenset({"cosa", "cos'"}),
+    "pt": frozenset({"e", "que"}),
+    "el": frozenset({_fold("τι")}),
+}
+
+
 def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
     """The mid-sentence question rules of ``languages`` (see :func:`_mid_question`)."""
     words, raw = clause.words, clause.raw
+    middle = words[2 : len(words) - 1]
+    for code in languages:
+        starts = _MID_STARTS.get(code)
+        if starts is not None and not starts.isdisjoint(middle):
+            break
+    else:
+        return _mid_coordinated(clause, languages)
     for index in range(2, len(words) - 1):
         if (
             "en" in languages
@@ -313,7 +335,7 @@ def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
                 or (words[index - 1] == "so" and len(words) > index + 3)
             )
             and not words[index - 1].endswith(("'ll", "'d"))
-            and not (words[index] in _fw("do have") and words[index - 1] in _fw("to can will"))
+            and not (words[index] in _MID_EN_DO_HAVE and words[index - 1] in _MID_EN_TO_CAN)
         ):
             return True
         if "en" in languages and (_mid_en_copula(words, index) or _mid_en_wh(words, index)):
@@ -321,3 +343,11 @@ def _mid_in_languages(clause: _Clause, languages: Sequence[str]) -> bool:
         if any(_mid_modal_wh(words, raw, index, code) for code in languages):
             return True
     return _mid_coordinated(clause, languages)
+
+
+# Unions the rules above read, made once.
+_MID_DE_TAIL_SUBJECTS_WH: Final = _MID_DE_TAIL_SUBJECTS | _DE_WH
+
+_MID_EN_DO_HAVE: Final = _fw("do have")
+_MID_EN_TO_CAN: Final = _fw("to can will")
+_MID_EL_AND: Final = _fold("και")

@@ -121,7 +121,7 @@ def is_question(body: _Body) -> bool:
         return False
     if body.words[:2] == ("com", "licenca") and len(body.words) > 2:
         body = dataclasses.replace(body, words=body.words[2:], raw=body.raw[2:], orig=body.orig[2:])
-    body = _skip_topic(body, _PT_TOPICS, (_PT_WH_ANY | _fw("o por")) - {"que"})
+    body = _skip_topic(body, _PT_TOPICS, _PT_TOPIC_TARGETS)
     words, raw = body.words, body.raw
     if raw[0] == "porque" and words[1:3] == ("e", "que"):
         return True  # "porque é que não vieste"
@@ -268,3 +268,7 @@ CAPTURE_RULES: Final[tuple[_CaptureRule, ...]] = (
 
 FILLERS: Final = _PT_FILLERS
 TAGS: Final = _PT_TAGS
+
+
+# Unions the rules above read, made once.
+_PT_TOPIC_TARGETS: Final = (_PT_WH_ANY | _fw("o por")) - {"que"}
