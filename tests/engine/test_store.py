@@ -514,6 +514,25 @@ async def test_background_checkpoint_truncates_the_wal(tmp_path: Path) -> None:
     assert store._checkpoint_task is None
 
 
+async def test_the_wal_stays_small_while_finals_keep_coming(tmp_path: Path) -> None:
+    """While finals keep coming, the background copies (which never take the write lock) let
+    each write start the WAL over: its file stays near the size limit instead of growing."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=0.02)
+    try:
+        largest = 0
+        for index in range(1500):
+            await store.add_final(transcript(f"line {index}", event_id=f"e{index}"), NOW, None)
+            largest = max(largest, wal_size(path))
+            if index % 100 == 99:
+                await asyncio.sleep(0.03)  # a round of the background checkpoint runs
+        # Unchecked, 1,500 finals write some 20 MB of WAL.
+        assert largest <= 4 * 1024 * 1024
+        assert await store.count_transcripts() == 1500
+    finally:
+        await store.close()
+
+
 async def test_writable_reports_a_read_only_file(tmp_path: Path) -> None:
     """A file opened read-only (mode=ro) or set query_only takes no write: writable() says why.
 

@@ -17,11 +17,13 @@ fewer finals per second under load and multi-millisecond ack stalls. The
 WAL is never checkpointed inside a commit (``wal_autocheckpoint=0``): a background task owned
 by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes (sooner once
 it grows past :data:`CHECKPOINT_WAL_BYTES`), on a connection of its own (its own thread), so no
-query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` first (it copies the
-WAL into the file and syncs it without taking the write lock), then ``TRUNCATE`` without waiting
-(the WAL is already copied, so holding the write lock only takes the truncation; busy, it is
-tried again next round), so the file shrinks back to zero bytes; ``journal_size_limit`` caps
-what is left when a checkpoint can only reset it.
+query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` (it copies the WAL
+into the file and syncs it without taking the write lock; the next write then starts the WAL
+over, and ``journal_size_limit`` cuts its file back to :data:`WAL_SIZE_LIMIT_BYTES`). Only in a
+round with nothing written since the last copy does it also ``TRUNCATE`` the WAL to zero bytes
+(without waiting: busy, it is tried again next round): truncating takes the write lock, and right
+after a burst of finals a write waiting for it stalled an acknowledgement by 20-60 ms (the
+truncation's sync); :meth:`ProactiveStore.checkpoint` itself copies and truncates at once.
 
 Reads: the file's first :data:`MMAP_BYTES` are memory-mapped (``mmap_size``), so a page SQLite
 reads is the OS's page cache itself, not a ``pread`` copy into SQLite's own 2 MB cache: a
@@ -38,7 +40,7 @@ import contextlib
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -226,6 +228,8 @@ class ProactiveStore(
         self._commits = GroupCommit(db)
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpointed_changes = 0
+        # The WAL was copied into the file but not truncated yet (the next quiet round does).
+        self._truncate_due = False
         # The checkpoints' own connection (opened on first use, see the module docstring).
         self._checkpointer: aiosqlite.Connection | None = None
         self._checkpoint_lock = asyncio.Lock()
@@ -350,25 +354,37 @@ class ProactiveStore(
         Runs on the checkpoints' own connection: the store's connection keeps serving meanwhile
         (a write waits at most for the truncation of an already copied WAL).
         """
+        return await self._on_checkpointer(self._copy_and_truncate)
+
+    async def _on_checkpointer(
+        self, work: Callable[[aiosqlite.Connection], Awaitable[bool]]
+    ) -> bool:
         async with self._checkpoint_lock:
             if self._checkpointer is None:
                 self._checkpointer = await aiosqlite.connect(self.path)
                 # Never wait for the write lock: a busy round is simply tried again.
                 await self._checkpointer.execute("PRAGMA busy_timeout=0")
-            return await self._checkpoint_on(self._checkpointer)
+            return await work(self._checkpointer)
+
+    @classmethod
+    async def _copy_and_truncate(cls, db: aiosqlite.Connection) -> bool:
+        return await cls._copy(db) and await cls._truncate(db)
 
     @staticmethod
-    async def _checkpoint_on(db: aiosqlite.Connection) -> bool:
-        """PASSIVE passes until the whole WAL is copied, then a TRUNCATE that never waits."""
+    async def _copy(db: aiosqlite.Connection) -> bool:
+        """PASSIVE passes until the whole WAL is copied (never taking the write lock)."""
         # Each pass copies what the previous one left (the frames written meanwhile), so under
         # load the passes get shorter until one copies the whole WAL.
         for _ in range(CHECKPOINT_PASSES):
             async with db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
                 row = await cursor.fetchone()
             if row is not None and row[0] == 0 and row[1] == row[2]:
-                break
-        else:
-            return False  # tried again next round
+                return True
+        return False  # tried again next round
+
+    @staticmethod
+    async def _truncate(db: aiosqlite.Connection) -> bool:
+        """A TRUNCATE that never waits for the write lock (busy: False)."""
         async with db.execute("PRAGMA wal_checkpoint(TRUNCATE)") as cursor:
             row = await cursor.fetchone()
         return row is not None and row[0] == 0
@@ -390,8 +406,11 @@ class ProactiveStore(
                 async with self._db.execute("SELECT total_changes()") as cursor:
                     row = await cursor.fetchone()
                 changes = int(row[0]) if row else 0
-                if changes != self._checkpointed_changes and await self.checkpoint():
-                    self._checkpointed_changes = changes
+                if changes != self._checkpointed_changes:
+                    if await self._on_checkpointer(self._copy):
+                        self._checkpointed_changes, self._truncate_due = changes, True
+                elif self._truncate_due and await self._on_checkpointer(self._truncate):
+                    self._truncate_due = False  # nothing written since the copy: shrink it
             except (aiosqlite.Error, ValueError) as err:
                 # A full or read-only disk: the next round tries again.
                 LOGGER.debug("WAL checkpoint failed: %s", err)
