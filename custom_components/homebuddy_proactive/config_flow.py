@@ -9,8 +9,7 @@ The options form holds every tuning value of the engine, in the sections of
 :data:`OPTION_SECTIONS`; it is built from :data:`OPTION_FIELDS`, so a new option is one more
 descriptor in that tuple and its key in one section. The embedding model is chosen from the
 embedding models the Ollama server lists when the form opens (typed by name when it cannot be
-reached). Ollama says what each model can do (``/api/show``); a model of a server too old to
-say is offered in both lists.
+reached); which models chat and which embed is ``model_choice``'s to say.
 Options are stored flat, as before the sections existed, so the engine and existing entries read
 them unchanged.
 """
@@ -45,7 +44,6 @@ from homeassistant.helpers.selector import (
     TextSelectorConfig,
     TextSelectorType,
 )
-from homeassistant.util.ssl import get_default_context
 
 from .const import (
     ASSIST_DOMAINS,
@@ -62,7 +60,6 @@ from .const import (
     DEFAULT_ALLOWED_DOMAINS,
     DEFAULT_URL,
     DOMAIN,
-    LOGGER,
 )
 from .engine.config import (
     TUNING_SETTINGS,
@@ -73,16 +70,11 @@ from .engine.config import (
     validate_tuning,
 )
 from .engine.const import DETECTOR_CONVERSATE, DETECTOR_HEURISTIC, DETECTOR_MODES
-from .engine.llm import ModelUnavailableError, OllamaModel
+from .engine.llm import ModelUnavailableError
 from .engine.memory import MemoryLinkError, MemoryLinks
+from .model_choice import EMBEDDING, async_chat_models, async_list_models, model_schema
 
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
-# Listing models is quick on a healthy server; a longer wait only delays the error for the user.
-LIST_MODELS_TIMEOUT: Final = 10
-# What a model must be able to do (Ollama's capabilities) to be offered as the chat model and
-# as the embedding model: an embedding model cannot answer a chat, nor a chat model embed.
-CHAT: Final = "completion"
-EMBEDDING: Final = "embedding"
 MAX_MODEL_NAME: Final = 200
 
 URL_SCHEMA: Final = vol.Schema(
@@ -363,53 +355,6 @@ def sectioned_options(flat: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {
         part.key: {key: flat[key] for key in part.fields if key in flat} for part in OPTION_SECTIONS
     }
-
-
-async def async_list_models(url: str, able: str) -> tuple[list[str], list[str]]:
-    """The models of the Ollama server at ``url``, and those of them that can do ``able``
-    (``CHAT``: "completion", ``EMBEDDING``: "embedding") or that it says nothing about (older
-    servers); the client is always closed."""
-    model = OllamaModel(url, "", timeout=LIST_MODELS_TIMEOUT, verify=get_default_context())
-    try:
-        names = await model.list_models()
-        known = await model.capabilities(names) if names else {}
-    finally:
-        await model.close()
-    return names, [name for name in names if able in known.get(name, (able,))]
-
-
-async def async_chat_models(url: str) -> tuple[list[str], dict[str, str]]:
-    """The chat models of the Ollama server at ``url``, or the form errors that say why there
-    are none (the setup, reconfigure and the "no model" repair ask the same way)."""
-    try:
-        http_url(url)
-    except ConfigError:
-        return [], {CONF_URL: "invalid_url"}
-    try:
-        names, models = await async_list_models(url, CHAT)
-    except ModelUnavailableError:
-        return [], {"base": "cannot_connect"}
-    except Exception:
-        # Anything else is a bug or a server that is not Ollama: shown as "unknown" and
-        # logged with its traceback, as HA core's flows do.
-        LOGGER.exception("Unexpected error while listing the Ollama models")
-        return [], {"base": "unknown"}
-    if not models:
-        return [], {"base": "no_chat_models" if names else "no_models"}
-    return models, {}
-
-
-def model_schema(models: list[str], current: str | None) -> vol.Schema:
-    """Return the schema of a dropdown over the server's models."""
-    return vol.Schema(
-        {
-            vol.Required(
-                CONF_MODEL, default=current if current in models else models[0]
-            ): SelectSelector(
-                SelectSelectorConfig(options=models, mode=SelectSelectorMode.DROPDOWN)
-            )
-        }
-    )
 
 
 class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):

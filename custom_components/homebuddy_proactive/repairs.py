@@ -1,7 +1,7 @@
 """Repairs with a fix: the "no model chosen" repair lets the user pick one of the chat models.
 
 An entry set up "without the model" (Ollama could not be reached) raises that repair; its Fix
-lists the chat models of the entry's Ollama server, as the setup does (``config_flow``), writes
+lists the chat models of the entry's Ollama server, as the setup does (``model_choice``), writes
 the one picked into the entry and reloads it, which takes the repair away. The Ollama server's
 address stays; Reconfigure changes it.
 """
@@ -15,8 +15,8 @@ from homeassistant.const import CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResult
 
-from .config_flow import async_chat_models, model_schema
 from .const import CONF_MODEL, ISSUE_NO_MODEL
+from .model_choice import async_chat_models, model_schema
 
 
 class ChooseModelFlow(RepairsFlow):
