@@ -417,6 +417,14 @@ async def test_reconnect_with_same_session_restores_context(
     assert "Zoé" not in last_user_prompt(fake_ollama.requests[-1])
 
 
+async def assert_closed_before_the_next_message(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """The next message finds the socket closed with 1008 (policy violation)."""
+    await ws.send_json({"type": "ping"})
+    message = await ws.receive(timeout=5)
+    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert ws.close_code == 1008
+
+
 async def test_revoked_token_closes_socket_with_1008(
     hass: HomeAssistant,
     init_integration: MockConfigEntry,
@@ -431,10 +439,7 @@ async def test_revoked_token_closes_socket_with_1008(
     ws = await connect(token=token)
     await assert_usable(ws)
     hass.auth.async_remove_refresh_token(refresh_token)
-    await ws.send_json({"type": "ping"})
-    message = await ws.receive(timeout=5)
-    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-    assert ws.close_code == 1008
+    await assert_closed_before_the_next_message(ws)
 
 
 async def test_expired_token_closes_socket_with_1008(
@@ -452,10 +457,7 @@ async def test_expired_token_closes_socket_with_1008(
     ws = await connect(token=token)
     await assert_usable(ws)
     freezer.tick(refresh_token.access_token_expiration.total_seconds() + 60)
-    await ws.send_json({"type": "ping"})
-    message = await ws.receive(timeout=5)
-    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-    assert ws.close_code == 1008
+    await assert_closed_before_the_next_message(ws)
 
 
 async def test_deactivated_user_closes_socket_with_1008(
@@ -471,10 +473,7 @@ async def test_deactivated_user_closes_socket_with_1008(
     ws = await connect(token=hass.auth.async_create_access_token(refresh_token))
     await assert_usable(ws)
     await hass.auth.async_update_user(hass_admin_user, is_active=False)
-    await ws.send_json({"type": "ping"})
-    message = await ws.receive(timeout=5)
-    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-    assert ws.close_code == 1008
+    await assert_closed_before_the_next_message(ws)
 
 
 async def test_insight_fires_bus_event_updates_entities_and_runs_automation(

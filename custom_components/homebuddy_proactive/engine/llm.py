@@ -303,9 +303,14 @@ class OllamaModel:
             async with asking:
                 try:
                     shown = await self._client.show(name)
-                except (httpx.HTTPError, ollama.ResponseError, ConnectionError, OSError):
-                    return name, None
-                except ValueError:  # an answer not in Ollama's shape (the library's check)
+                # ValueError: an answer not in Ollama's shape (the library's own check).
+                except (
+                    httpx.HTTPError,
+                    ollama.ResponseError,
+                    ConnectionError,
+                    OSError,
+                    ValueError,
+                ):
                     return name, None
             return name, frozenset(shown.capabilities) if shown.capabilities else None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -25,7 +25,6 @@ from ..text import episode_cue
 from .conversation import ConversationStore
 from .learning import HeardTurn
 from .open_episodes import OpenEpisodes
-from .records import OpenEpisode
 
 EPISODE_GAP: Final = timedelta(minutes=30)
 # A turn closes nothing, so it needs only its session's lock, when every open episode of its
@@ -130,10 +129,7 @@ class TurnRecorder:
         client_id, session_id = record.client_id, record.session_id
         now = received_at
         async with self.holding(SESSION_LOCK, session_id):
-            episodes = self.open_episodes.cached(client_id)  # (no trip when they are cached)
-            if episodes is None:
-                episodes = await self.open_episodes.of(client_id)
-            episode_id = _quiet_in(episodes, session_id, text, new_topic, now)
+            episode_id = await self._quiet_episode(client_id, session_id, text, new_topic, now)
             if episode_id is None:
                 if await self._store.stored(record):
                     await self._store.commit()  # the row found may be another final's, pending
@@ -199,10 +195,19 @@ class TurnRecorder:
     ) -> str | None:
         """The episode a turn joins (a new id when it opens one) when no episode of its client
         must close first; None when one may (the caller then takes the slow path)."""
-        episodes = self.open_episodes.cached(client_id)
+        episodes = self.open_episodes.cached(client_id)  # (no trip when they are cached)
         if episodes is None:
             episodes = await self.open_episodes.of(client_id)
-        return _quiet_in(episodes, session_id, text, new_topic, now)
+        fresh = now - QUIET_SINCE
+        for episode in episodes.values():
+            if episode.end_time < fresh:
+                return None
+        current = episodes.get(session_id)
+        if current is None:
+            return uuid.uuid4().hex
+        if episode_cue(text) if new_topic is None else new_topic:
+            return None
+        return current.episode_id
 
     async def _episode_after_closes(
         self, client_id: str, session_id: str, text: str, new_topic: bool | None, now: datetime
@@ -222,26 +227,6 @@ class TurnRecorder:
             # Loaded again from the file with the turn that follows.
             self.open_episodes.drop(client_id)
         return current.episode_id if current is not None else uuid.uuid4().hex
-
-
-def _quiet_in(
-    episodes: Mapping[str, OpenEpisode],
-    session_id: str,
-    text: str,
-    new_topic: bool | None,
-    now: datetime,
-) -> str | None:
-    """:meth:`TurnRecorder._quiet_episode` over the client's open ``episodes``."""
-    fresh = now - QUIET_SINCE
-    for episode in episodes.values():
-        if episode.end_time < fresh:
-            return None
-    current = episodes.get(session_id)
-    if current is None:
-        return uuid.uuid4().hex
-    if episode_cue(text) if new_topic is None else new_topic:
-        return None
-    return current.episode_id
 
 
 class _TurnLock:
