@@ -16,7 +16,15 @@ from pathlib import Path
 
 import aiohttp
 
-from .conftest import REPO_ROOT, ServerProcess, base_env, bearer, free_port, sign_in
+from .conftest import (
+    REPO_ROOT,
+    ServerFactory,
+    ServerProcess,
+    base_env,
+    bearer,
+    free_port,
+    sign_in,
+)
 
 DOCKERFILE = (REPO_ROOT / "Dockerfile").read_text(encoding="utf-8")
 
@@ -61,6 +69,7 @@ def test_dockerfile_installs_and_copies_only_the_standalone_parts() -> None:
         "orjson",
         "py3langid",
         "simsimd",
+        "uvloop",
         "voluptuous",
     }
     sources = [arg.split()[:-1] for arg in instructions("COPY")]
@@ -97,6 +106,23 @@ async def test_container_command_starts_the_server_without_home_assistant(
         frames = [await ws.receive_json() for _ in range(2)]
     assert [f["type"] for f in frames] == ["ack", "insight"]
     assert "HA-BLOCKER" not in server.log()
+
+
+async def test_the_server_runs_without_uvloop(
+    http: aiohttp.ClientSession, start_server: ServerFactory
+) -> None:
+    """uvloop is optional (a platform without its wheels): asyncio's own loop serves the same,
+    a question all the way to the model and back."""
+    server = await start_server(HA_BLOCKER_ALSO="uvloop")
+    token = await sign_in(http, server)
+    async with http.ws_connect(
+        f"{server.ws_url}?client_id=c&session_id=s", headers=bearer(token)
+    ) as ws:
+        assert (await ws.receive_json())["type"] == "ready"
+        await ws.send_json({"type": "transcript", "text": "What time is the last train?"})
+        frames = [await ws.receive_json() for _ in range(2)]
+    assert [f["type"] for f in frames] == ["ack", "insight"]
+    assert "OPTIONAL-BLOCKER: refused import of uvloop" in server.log()
 
 
 def test_the_blocker_really_blocks_home_assistant() -> None:
