@@ -41,9 +41,7 @@ async def exhausted(server: ServerProcess, pid: int, *, logged: bool) -> None:
     descriptors reach the limit (uvloop's logs nothing)."""
     async with asyncio.timeout(10):
         while (  # noqa: ASYNC110 - a log file and a /proc folder, polled
-            "out of system resource" not in server.log()
-            if logged
-            else open_fds(pid) < FD_LIMIT - 1
+            "out of system resource" not in server.log() if logged else open_fds(pid) < FD_LIMIT - 1
         ):
             await asyncio.sleep(0.05)
 
