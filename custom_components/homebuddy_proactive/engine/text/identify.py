@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+import struct
 import threading
 import unicodedata
 from collections.abc import Mapping
@@ -57,6 +58,10 @@ _model: _Model | None = None
 # and the longest piece remembered (a longer one is rare and walked each time).
 _PIECE_CACHE_SIZE: Final = 16384
 _PIECE_CACHED_LENGTH: Final = 40
+# The packed sums of :class:`_Model`: units of 2**-23, a 64-bit lane per language.
+_UNITS: Final = float(2**23)
+_FROM_UNITS: Final = -1.0 / _UNITS  # a lane's sum back to a log-likelihood (exact)
+_LANE_BITS: Final = 64
 
 
 class _Model:
@@ -70,6 +75,10 @@ class _Model:
     py3langid's: the model's log-probabilities are float32 of magnitude 1 or more (multiples of
     2**-23), and every float64 sum of them below 2**30 is exact (an 8,000-character utterance
     sums to a few million at most).
+
+    Being exact, each state's sums are kept as integers (in units of 2**-23, negated), all the
+    languages' in one Python integer, 64 bits each: adding two states' integers adds every
+    language's sum at once (a sum stays below 2**53: no lane carries into the next).
     """
 
     def __init__(self, identifier: LanguageIdentifier) -> None:
@@ -81,30 +90,32 @@ class _Model:
         ptc = numpy.asarray(identifier.nb_ptc)
         if ptc.dtype != numpy.float32 or float(numpy.abs(ptc).min()) < 1.0:
             raise ValueError("py3langid's log-probabilities are not float32 of magnitude >= 1")
-        zero = (0.0,) * len(self.codes)
-        self.state_loglik: list[tuple[float, ...]] = [zero] * (len(self.nextmove) >> 8)
+        if float(ptc.max()) >= 0.0:
+            raise ValueError("py3langid's log-probabilities are not all negative")
+        # Each state's packed sums (0: the state completes no n-gram).
+        self.state_sums: list[int] = [0] * (len(self.nextmove) >> 8)
         for state, features in identifier.tk_output.items():
             if features:
                 sums = ptc[list(features)].astype(numpy.float64).sum(axis=0)
-                self.state_loglik[state] = tuple(sums.tolist())
-        self.zero = zero
+                self.state_sums[state] = sum(
+                    int(-value * _UNITS) << (_LANE_BITS * lane)
+                    for lane, value in enumerate(sums.tolist())
+                )
+        self.lanes = struct.Struct(f"<{len(self.codes)}Q")  # the lanes of packed sums
         self.space_state = self.nextmove[32]  # the state the text's leading space enters
         self.walk = functools.lru_cache(maxsize=_PIECE_CACHE_SIZE)(self._walk)
 
-    def _walk(self, state: int, piece: str) -> tuple[tuple[float, ...] | None, int, int]:
-        """Read ``piece`` and the space after it from ``state``: the log-likelihoods of the
-        n-grams completed on the way (None if none is), the state reached, the words read."""
-        nextmove, state_loglik, zero = self.nextmove, self.state_loglik, self.zero
-        rows: list[tuple[float, ...]] = []
+    def _walk(self, state: int, piece: str) -> tuple[int, int, int]:
+        """Read ``piece`` and the space after it from ``state``: the packed sums of the n-grams
+        completed on the way (0 if none is), the state reached, the words read."""
+        nextmove, state_sums = self.nextmove, self.state_sums
+        total = 0
         for byte in piece.lower().encode("utf8", errors="surrogatepass"):
             state = nextmove[(state << 8) + byte]
-            if state_loglik[state] is not zero:
-                rows.append(state_loglik[state])
+            total += state_sums[state]
         state = nextmove[(state << 8) + 32]
-        if state_loglik[state] is not zero:
-            rows.append(state_loglik[state])
-        sums = tuple(map(sum, zip(*rows, strict=True))) if rows else None
-        return sums, state, len(_WORD_RE.findall(piece))
+        total += state_sums[state]
+        return total, state, len(_WORD_RE.findall(piece))
 
     def read(self, text: str) -> tuple[tuple[float, ...] | None, int]:
         """Each language's log-likelihood of `` {text.lower()} `` (None when the model knows
@@ -114,8 +125,7 @@ class _Model:
         class prior: the model's prior follows its training corpus sizes, not who speaks.
         """
         state = self.space_state
-        found = self.state_loglik[state]
-        rows = [found] if found is not self.zero else []
+        total = self.state_sums[state]
         words = 0
         walk, walk_long = self.walk, self._walk
         # A piece's lowercase is the lowercase text's piece: no character lowercases across
@@ -123,12 +133,12 @@ class _Model:
         for piece in text.split(" "):
             read = walk if len(piece) <= _PIECE_CACHED_LENGTH else walk_long
             sums, state, count = read(state, piece)
-            if sums is not None:
-                rows.append(sums)
+            total += sums
             words += count
-        if not rows:
+        if not total:
             return None, words
-        return tuple(map(sum, zip(*rows, strict=True))), words
+        lanes = self.lanes.unpack(total.to_bytes(self.lanes.size, "little"))
+        return tuple(map(_FROM_UNITS.__mul__, lanes)), words
 
 
 @functools.lru_cache(maxsize=64)

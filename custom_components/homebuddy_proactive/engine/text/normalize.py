@@ -74,6 +74,30 @@ _FOLD_TABLE: Final = _FoldTable(_fold_char)
 _ALIGNED_TABLE: Final = _FoldTable(_aligned_char)
 
 
+def _latin1_table(table: _FoldTable) -> tuple[bytes, re.Pattern[str]]:
+    """``table`` for Latin-1 text as a ``bytes.translate`` table (each byte a character), and
+    the Latin-1 characters it cannot hold (they fold to several characters, or beyond)."""
+    folded = [table[code] for code in range(256)]
+    unfit = [code for code, out in enumerate(folded) if len(out) != 1 or ord(out) > 0xFF]
+    image = bytes(code if code in unfit else ord(out) for code, out in enumerate(folded))
+    return image, re.compile(
+        "[" + "".join(re.escape(chr(code)) for code in unfit) + "\u0100-\U0010ffff]"
+    )
+
+
+def _translate(text: str, table: _FoldTable, latin1: tuple[bytes, re.Pattern[str]]) -> str:
+    """``text.translate(table)``: for Latin-1 text (French, German, Spanish…: every character
+    below U+0100, each folding to one of them) through bytes, several times quicker."""
+    image, unfit = latin1
+    if unfit.search(text) is None:
+        return text.encode("latin-1").translate(image).decode("latin-1")
+    return text.translate(table)
+
+
+_FOLD_LATIN1: Final = _latin1_table(_FOLD_TABLE)
+_ALIGNED_LATIN1: Final = _latin1_table(_ALIGNED_TABLE)
+
+
 def _fold_ascii(text: str) -> str:
     """Fold ASCII ``text``: its characters have no diacritics and fold to their lowercase."""
     return text.lower().replace("`", "'")
@@ -87,7 +111,7 @@ def fold_text(text: str) -> str:
     """
     if text.isascii():
         return _fold_ascii(text)  # the same as the table, a few times quicker
-    return text.translate(_FOLD_TABLE)
+    return _translate(text, _FOLD_TABLE, _FOLD_LATIN1)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -104,7 +128,7 @@ def fold_aligned(text: str) -> str:
     """
     if text.isascii():
         return _fold_ascii(text)  # one character each already
-    return text.translate(_ALIGNED_TABLE)
+    return _translate(text, _ALIGNED_TABLE, _ALIGNED_LATIN1)
 
 
 def fold_pattern(pattern: str) -> str:

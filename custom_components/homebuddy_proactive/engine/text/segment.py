@@ -89,6 +89,13 @@ _ELISION_HEADS: Final = frozenset(
 _SENTENCE_RE: Final = re.compile(
     r"[.!?\u2026]+(?=[\s\"'\u201d\u00bb)]|$)|[;\u037e\u0387\u00b7\u3002\uff01\uff1f\n\r\u00bf\u00a1\u203d\u061f]+"
 )
+# Any character a sentence separator of _SENTENCE_RE starts with (one class: quick to search).
+_SENTENCE_MARK_RE: Final = re.compile(
+    r"[.!?\u2026;\u037e\u0387\u00b7\u3002\uff01\uff1f\n\r\u00bf\u00a1\u203d\u061f]"
+)
+_SENTENCE_ENDS: Final = ".!?\u2026"
+# What may follow a sentence's last mark (the lookahead of _SENTENCE_RE's first separator).
+_SENTENCE_CLOSERS: Final = "\"'\u201d\u00bb)"
 _CLAUSE_RE: Final = re.compile(r"[,:，、]+|\s[-–—]+\s|[–—]")
 _GREEK_OTI_RE: Final = re.compile(r"\b([οΟόΌ]),\s?(τι|ΤΙ|Τι)\b")
 _GREEK_O_RE: Final = re.compile("[οΟόΌ]")  # a text without one has no "ό,τι" to join
@@ -137,18 +144,33 @@ def _token(word: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
 
 
 # The characters unify_typography changes that are letters (the others end a word).
-_ALNUM_TYPOGRAPHY: Final = "".join(chr(code) for code in _CHAR_TABLE if chr(code).isalnum())
+_ALNUM_TYPOGRAPHY_RE: Final = re.compile(
+    "[" + re.escape("".join(chr(code) for code in _CHAR_TABLE if chr(code).isalnum())) + "]"
+)
+
+
+def _inner_hyphens(segment: str) -> bool:
+    """Whether each hyphen of ``segment`` (its words letters, digits and hyphens) joins two
+    letters or digits ("rendez-vous"): one word of the expression, as a word of letters is."""
+    return not (
+        "--" in segment
+        or " -" in segment
+        or "- " in segment
+        or segment.startswith("-")
+        or segment.endswith("-")
+    )
 
 
 def _tokenize(segment: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Return (folded, lowercase-accented, original) tokens of a clause."""
-    if segment.replace(" ", "").isalnum() and not any(
-        char in segment for char in _ALNUM_TYPOGRAPHY
-    ):
-        # Words of letters and digits only (most clauses): each chunk is one word, with no
-        # elision to split and nothing to unify, and lowercasing or folding the clause is
-        # doing so to each word (character by character; a final sigma looks no further
-        # than the white space around its word).
+    compact = segment.replace(" ", "")
+    if (
+        compact.isalnum() or (compact.replace("-", "").isalnum() and _inner_hyphens(segment))
+    ) and _ALNUM_TYPOGRAPHY_RE.search(segment) is None:
+        # Words of letters and digits only (most clauses), perhaps joined by hyphens inside
+        # them: each chunk is one word, with no elision to split and nothing to unify, and
+        # lowercasing or folding the clause is doing so to each word (character by character;
+        # a final sigma looks no further than the white space around its word).
         lowered = segment.lower()
         return tuple(_fold_text(lowered).split()), tuple(lowered.split()), tuple(segment.split())
     return _tokenize_words(segment)
@@ -172,17 +194,33 @@ def _sentences(text: str) -> tuple[str, ...]:
     """Split an utterance into sentences (cached: identification reads it once per language)."""
     if _GREEK_O_RE.search(text) is not None:
         text = _GREEK_OTI_RE.sub(r"\1τι", text)
+    # One sentence, perhaps ended by marks (most utterances): found without splitting. Before
+    # its closing white space and quotes, a run of end marks (a separator: what follows it is
+    # the lookahead's, or nothing) or none; before that, no character a separator starts with.
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in _SENTENCE_CLOSERS):
+        end -= 1
+    start = end
+    while start and text[start - 1] in _SENTENCE_ENDS:
+        start -= 1
+    body = text[:start] if start < end else text
+    if _SENTENCE_MARK_RE.search(body) is None:
+        # What follows the body holds no letter (no sentence), or it is the whole text.
+        return (body.strip(),) if body and _has_letters(body) else ()
     return tuple(s.strip() for s in _SENTENCE_RE.split(text) if s and _has_letters(s))
 
 
-# Every separator of _CLAUSE_RE other than a run of commas has one of these characters.
-_CLAUSE_MARKS: Final = ":，、-–—"
-_CLAUSE_MARKS_RE: Final = re.compile("[" + re.escape(_CLAUSE_MARKS) + "]")
+# Every separator of _CLAUSE_RE other than a run of commas has one of these characters, or a
+# white space before a hyphen (a hyphen inside a word, "rendez-vous", separates nothing).
+_CLAUSE_MARKS_RE: Final = re.compile("[:，、–—]")
+_SPACED_HYPHEN_RE: Final = re.compile(r"\s-")
 
 
 def _clause_texts(sentence: str) -> list[str]:
     """The pieces of ``sentence`` between clause separators (empty ones may be among them)."""
-    if _CLAUSE_MARKS_RE.search(sentence) is not None:
+    if _CLAUSE_MARKS_RE.search(sentence) is not None or (
+        "-" in sentence and _SPACED_HYPHEN_RE.search(sentence) is not None
+    ):
         return _CLAUSE_RE.split(sentence)
     # Only commas separate: splitting at each one differs only by the empty pieces between
     # two commas in a row, which hold no word.
