@@ -65,12 +65,13 @@ class InsightTables:
         self, session_id: str, since: datetime, limit: int = 20
     ) -> list[InsightRecord]:
         """Return the session's cards created since ``since``, oldest first."""
-        async with self._db.execute(
+        # One trip to the database's thread (a cursor's execute, fetch and close are three):
+        # read for every socket that opens a session.
+        rows = await self._db.execute_fetchall(
             f"SELECT {_COLUMNS} FROM insights"
             " WHERE session_id = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ?",
             (session_id, since.isoformat(), limit),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [_insight_from_row(row) for row in reversed(list(rows))]
 
     async def get_insight(self, insight_id: str) -> InsightRecord | None:

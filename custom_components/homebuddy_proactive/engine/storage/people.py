@@ -49,12 +49,11 @@ class SessionPeopleTable:
 
     async def session_people(self, session_id: str) -> list[PersonObservation]:
         """Return a session's people observations, oldest first."""
-        async with self._db.execute(
+        rows = await self._db.execute_fetchall(  # one trip (read as a session opens)
             "SELECT name_key, display_name, observation, created_at FROM session_people"
             " WHERE session_id = ? ORDER BY id",
             (session_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [
             PersonObservation(
                 name_key=row[0],

@@ -171,13 +171,12 @@ class TranscriptTable:
         self, session_id: str, since: datetime, limit: int
     ) -> list[TranscriptRecord]:
         """Return the session's finals received since ``since``, oldest first."""
-        async with self._db.execute(
+        rows = await self._db.execute_fetchall(  # one trip (read as a session opens)
             "SELECT event_id, client_id, session_id, text, speaker, language, timestamp"
             " FROM transcripts WHERE session_id = ? AND received_at >= ?"
             " ORDER BY id DESC LIMIT ?",
             (session_id, since.isoformat(), limit),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [
             TranscriptRecord(
                 event_id=row[0],
