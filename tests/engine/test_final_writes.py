@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -576,3 +577,18 @@ async def test_a_final_whose_caller_went_away_is_committed_with_the_others(
         await tasks[1]
     assert not await finals.engine.record_final(records[1], now, language="en", new_topic=False)
     assert [t.text for t in await finals.engine.recent_turns("s1")][-1] == records[1].text
+
+
+async def test_episode_ids_sort_in_the_order_episodes_open(finals: Finals) -> None:
+    """A new episode's turns are written at the end of the episode turn table (keyed by
+    episode first), not in its middle: each new episode's id (a UUID) sorts after every earlier
+    one, even for episodes opened in the same millisecond."""
+    for topic in range(40):
+        await finals.final(f"New topic number {topic}.", new_topic=True)
+        finals.clock.now -= timedelta(minutes=1)  # the same clock reading for the next one
+    episodes = await finals.episodes()
+    assert len(episodes) == 40
+    ids = [str(episode["episode_id"]) for episode in episodes]
+    assert ids == sorted(ids)
+    assert len(set(ids)) == 40
+    assert {uuid.UUID(hex=episode_id).version for episode_id in ids} == {7}

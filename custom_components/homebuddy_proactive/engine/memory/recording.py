@@ -14,7 +14,7 @@ costs no wait and no lock object).
 from __future__ import annotations
 
 import asyncio
-import uuid
+import os
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Final
@@ -59,7 +59,24 @@ class TurnRecorder:
         self._heard = heard
         self._learning = learning
         self.open_episodes = OpenEpisodes(store, memories)
+        self._last_episode_id = 0
         self._waiting: dict[tuple[str, str], list[asyncio.Future[None]]] = {}
+
+    def _new_episode_id(self, now: datetime) -> str:
+        """A new episode's id: a UUID (32 hex digits) in the order episodes open, version 7's
+        layout (its first 48 bits the milliseconds since 1970, then random bits; one more
+        than the previous id when that is not later).
+
+        The episode turn table is keyed by episode first: the newest episode's turns are then
+        written at the end of its B-tree, where a full page is followed by a new one, not in
+        its middle (a random id's place), where each full page shares its rows out with its
+        neighbours' and writes three or four pages to the WAL instead of one.
+        """
+        value = int(now.timestamp() * 1000) << 80 | int.from_bytes(os.urandom(10))
+        value = max(value & ~(0xF << 76) | 0x7 << 76, self._last_episode_id + 1)  # version 7
+        value = value & ~(0x3 << 62) | 0x2 << 62  # the variant (RFC 9562)
+        self._last_episode_id = value
+        return f"{value:032x}"
 
     async def observe_turn(
         self,
@@ -204,7 +221,7 @@ class TurnRecorder:
                 return None
         current = episodes.get(session_id)
         if current is None:
-            return uuid.uuid4().hex
+            return self._new_episode_id(now)
         if episode_cue(text) if new_topic is None else new_topic:
             return None
         return current.episode_id
@@ -226,7 +243,7 @@ class TurnRecorder:
                 current = None
             # Loaded again from the file with the turn that follows.
             self.open_episodes.drop(client_id)
-        return current.episode_id if current is not None else uuid.uuid4().hex
+        return current.episode_id if current is not None else self._new_episode_id(now)
 
 
 class _TurnLock:
