@@ -88,6 +88,17 @@ def test_dockerfile_installs_and_copies_only_the_standalone_parts() -> None:
         assert f"!{source}" in ignore, source
 
 
+async def ask_a_question(http: aiohttp.ClientSession, server: ServerProcess) -> list[str]:
+    """Sign in, open a socket, ask a question: the types of the two frames that answer it."""
+    token = await sign_in(http, server)
+    async with http.ws_connect(
+        f"{server.ws_url}?client_id=c&session_id=s", headers=bearer(token)
+    ) as ws:
+        assert (await ws.receive_json())["type"] == "ready"
+        await ws.send_json({"type": "transcript", "text": "What time is the last train?"})
+        return [(await ws.receive_json())["type"] for _ in range(2)]
+
+
 async def test_container_command_starts_the_server_without_home_assistant(
     http: aiohttp.ClientSession, server: ServerProcess
 ) -> None:
@@ -97,14 +108,7 @@ async def test_container_command_starts_the_server_without_home_assistant(
     question goes all the way to the (fake) model and back.
     """
     assert server.argv == ("python", "scripts/serve.py")
-    token = await sign_in(http, server)
-    async with http.ws_connect(
-        f"{server.ws_url}?client_id=c&session_id=s", headers=bearer(token)
-    ) as ws:
-        assert (await ws.receive_json())["type"] == "ready"
-        await ws.send_json({"type": "transcript", "text": "What time is the last train?"})
-        frames = [await ws.receive_json() for _ in range(2)]
-    assert [f["type"] for f in frames] == ["ack", "insight"]
+    assert await ask_a_question(http, server) == ["ack", "insight"]
     assert "HA-BLOCKER" not in server.log()
 
 
@@ -114,14 +118,7 @@ async def test_the_server_runs_without_uvloop(
     """uvloop is optional (a platform without its wheels): asyncio's own loop serves the same,
     a question all the way to the model and back."""
     server = await start_server(HA_BLOCKER_ALSO="uvloop")
-    token = await sign_in(http, server)
-    async with http.ws_connect(
-        f"{server.ws_url}?client_id=c&session_id=s", headers=bearer(token)
-    ) as ws:
-        assert (await ws.receive_json())["type"] == "ready"
-        await ws.send_json({"type": "transcript", "text": "What time is the last train?"})
-        frames = [await ws.receive_json() for _ in range(2)]
-    assert [f["type"] for f in frames] == ["ack", "insight"]
+    assert await ask_a_question(http, server) == ["ack", "insight"]
     assert "OPTIONAL-BLOCKER: refused import of uvloop" in server.log()
 
 
