@@ -83,6 +83,15 @@ async def sign_in(client: Client) -> str:
     return str(body["access_token"])
 
 
+async def hold_write_lock(path: Path | str) -> sqlite3.Connection:
+    """Another connection holding the file's write lock (real SQLite: the server's commits
+    wait, busy). Taken from a thread: the loop goes on meanwhile, so a write of the server's
+    that spans awaits (the start-up maintenance's) ends and lets the lock be taken."""
+    blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    await asyncio.to_thread(blocker.execute, "BEGIN IMMEDIATE")
+    return blocker
+
+
 async def test_token_expires(client: Client, clock: FakeClock) -> None:
     """A token works until AUTH_TOKEN_TTL_SECONDS have passed, then gets 401."""
     response = await client.post(
@@ -212,9 +221,8 @@ async def test_token_checks_do_not_wait_behind_a_blocked_write(client: Client) -
     ):
         await next_frame(ws_a, "ready")
         await next_frame(ws_b, "ready")
-        blocker = sqlite3.connect(runtime.store.path, isolation_level=None)
+        blocker = await hold_write_lock(runtime.store.path)  # our commits now wait (busy)
         try:
-            blocker.execute("BEGIN IMMEDIATE")  # real SQLite: our commits now wait (busy)
             await ws_a.send_json({"type": "transcript", "event_id": "a1", "text": "Held."})
             await asyncio.sleep(0.2)  # the insert is now waiting in the database thread
             started = asyncio.get_running_loop().time()
@@ -249,9 +257,8 @@ async def test_a_ping_is_answered_while_the_same_sockets_write_is_stalled(
         "/v1/ws?client_id=a&session_id=stall", headers=bearer(token)
     ) as ws:
         await next_frame(ws, "ready")
-        blocker = sqlite3.connect(runtime.store.path, isolation_level=None)
+        blocker = await hold_write_lock(runtime.store.path)  # our commits now wait (busy)
         try:
-            blocker.execute("BEGIN IMMEDIATE")  # real SQLite: our commits now wait (busy)
             await ws.send_json({"type": "transcript", "event_id": "s1", "text": "Held here."})
             await ws.send_json({"type": "ping"})
             started = asyncio.get_running_loop().time()
@@ -275,9 +282,8 @@ async def test_after_a_stalled_final_frames_keep_their_order(client: Client) -> 
         "/v1/ws?client_id=a&session_id=order", headers=bearer(token)
     ) as ws:
         await next_frame(ws, "ready")
-        blocker = sqlite3.connect(runtime.store.path, isolation_level=None)
+        blocker = await hold_write_lock(runtime.store.path)
         try:
-            blocker.execute("BEGIN IMMEDIATE")
             await ws.send_json({"type": "transcript", "event_id": "s1", "text": "Held here."})
             await ws.send_json({"type": "ping"})
             await ws.send_json({"type": "transcript", "event_id": "s2", "text": "Then this."})
