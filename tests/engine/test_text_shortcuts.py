@@ -185,10 +185,37 @@ def test_words_are_found_as_the_expression_finds_them() -> None:
 
 
 def test_clauses_are_split_as_the_expression_splits_them() -> None:
-    for text in [*TEXTS, "a,,b , ,c,", "a - b", "a:b", "a—b", "x、y，z", ",", ""]:
+    hyphens = ["rendez-vous, demain", "a -b, c", "a- b", "a\t-b", "-a", "a--b, c", "a -- b"]
+    for text in [*TEXTS, *hyphens, "a,,b , ,c,", "a - b", "a:b", "a—b", "x、y，z", ",", ""]:
         pieces = list(map(segment._tokenize, segment._clause_texts(text)))
         expected = [segment._tokenize(piece) for piece in segment._CLAUSE_RE.split(text)]
         assert [p for p in pieces if p[0]] == [p for p in expected if p[0]], text
+
+
+def _sentences_by_expression(text: str) -> tuple[str, ...]:
+    """The sentences as the separator expression alone splits them (the slow path)."""
+    if segment._GREEK_O_RE.search(text) is not None:
+        text = segment._GREEK_OTI_RE.sub(r"\1τι", text)
+    pieces = segment._SENTENCE_RE.split(text)
+    return tuple(p.strip() for p in pieces if p and segment._has_letters(p))
+
+
+def test_sentences_are_split_as_the_expression_splits_them() -> None:
+    # One sentence ended by marks is found without the expression: each way its end can look.
+    ends = ["", ".", "...", "?!", "…", '."', ".) ", ". \n", "\n", ";", ".;", "';", '"', ")."]
+    middles = ["", " 3.5 ", ". Then", "; and", "\nnext", "...and", "» «", ".\u00a0x"]
+    built = [f"a{middle}b{end}" for middle in middles for end in ends]
+    for text in [*TEXTS, *built, "", " ", ".", "ό,τι θέλεις.", "?"]:
+        assert segment._sentences(text) == _sentences_by_expression(text), repr(text)
+
+
+def test_latin1_text_is_folded_as_the_table_folds_it() -> None:
+    # Through bytes where every character is below U+0100 and folds to one of them; through
+    # the table otherwise (ß folds to two letters, µ to a Greek one, beyond U+00FF).
+    latin1 = "".join(map(chr, range(256)))
+    for text in (latin1, latin1[::-1], "é" + latin1[128:], "café ß µ", "élan ΟΔΟΣ", "ñ\u0100"):
+        assert fold(text) == text.translate(_FOLD_TABLE), text
+        assert fold_aligned(text) == text.translate(_ALIGNED_TABLE), text
 
 
 def test_plain_clauses_are_tokenized_as_word_by_word() -> None:
@@ -196,6 +223,7 @@ def test_plain_clauses_are_tokenized_as_word_by_word() -> None:
     # word alone (a final sigma, a dotted capital I, a sharp s, a modifier apostrophe).
     plain = 0
     edges = ["ΟΔΟΣ ΚΑΙ ΣΟΦΟΣ", "İİ İstanbul", "Straße ß", "donʼt ǅ", "a\tb", "x\u00a0y"]
+    edges += ["rendez-vous", "ΟΔΟΣ-ΟΔΟΣ", "a--b", "-a", "b-", "a -b", "a- b", "x-\u2010y"]
     for text in [*TEXTS, *edges]:
         for piece in segment._clause_texts(unicodedata.normalize("NFC", text)):
             tokens = segment._tokenize(piece)

@@ -86,16 +86,17 @@ _ELISION_HEADS: Final = frozenset(
         "τ",
     }
 )
-_SENTENCE_RE: Final = re.compile(
-    r"[.!?\u2026]+(?=[\s\"'\u201d\u00bb)]|$)|[;\u037e\u0387\u00b7\u3002\uff01\uff1f\n\r\u00bf\u00a1\u203d\u061f]+"
-)
-# Any character a sentence separator of _SENTENCE_RE starts with (one class: quick to search).
-_SENTENCE_MARK_RE: Final = re.compile(
-    r"[.!?\u2026;\u037e\u0387\u00b7\u3002\uff01\uff1f\n\r\u00bf\u00a1\u203d\u061f]"
-)
+# Sentences end at a run of end marks followed by white space, a closing quote or bracket, or
+# the end of the text; or at a run of breaks, whatever follows.
 _SENTENCE_ENDS: Final = ".!?\u2026"
-# What may follow a sentence's last mark (the lookahead of _SENTENCE_RE's first separator).
 _SENTENCE_CLOSERS: Final = "\"'\u201d\u00bb)"
+_SENTENCE_BREAKS: Final = ";\u037e\u0387\u00b7\u3002\uff01\uff1f\n\r\u00bf\u00a1\u203d\u061f"
+_SENTENCE_RE: Final = re.compile(
+    f"[{re.escape(_SENTENCE_ENDS)}]+(?=[\\s{re.escape(_SENTENCE_CLOSERS)}]|$)"
+    f"|[{re.escape(_SENTENCE_BREAKS)}]+"
+)
+# Any character a separator of _SENTENCE_RE starts with (one class: quick to search).
+_SENTENCE_MARK_RE: Final = re.compile(f"[{re.escape(_SENTENCE_ENDS + _SENTENCE_BREAKS)}]")
 _CLAUSE_RE: Final = re.compile(r"[,:，、]+|\s[-–—]+\s|[–—]")
 _GREEK_OTI_RE: Final = re.compile(r"\b([οΟόΌ]),\s?(τι|ΤΙ|Τι)\b")
 _GREEK_O_RE: Final = re.compile("[οΟόΌ]")  # a text without one has no "ό,τι" to join
