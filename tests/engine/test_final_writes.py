@@ -449,7 +449,8 @@ async def test_a_long_open_episode_is_not_idle_and_closing_keeps_its_counts(
 async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Finals) -> None:
     """Older turns go in batches (v14), yet short-term memory, its listing and its count show
     each session's newest 20 turns only, and the file keeps a bounded number of each session's
-    (sessions taking turns too)."""
+    (sessions taking turns too): its newest ones and those its open episode has not copied yet
+    (v15), which go once the episode has closed."""
     for n in range(45):
         await finals.final(f"Kitchen sentence {n}.", session="kitchen")
         await finals.final(f"Garden sentence {n}.", session="garden")
@@ -464,18 +465,32 @@ async def test_short_term_memory_shows_a_sessions_newest_turns_only(finals: Fina
     assert (await finals.engine.counts())[STORE_SHORT_TERM] == 55
     ids = [int(str(e["id"])) for e in listed]
     assert len(set(ids)) == len(ids)  # unique across sessions (the store gives them, v14)
-    for session in ("kitchen", "garden"):
-        stored = await finals.count(
-            "SELECT COUNT(*) FROM memory_turns WHERE session_id = ?", session
-        )
-        assert 20 <= stored <= 20 + 16
-    # The episodes keep every turn.
-    counts = {e["session_id"]: e["turn_count"] for e in await finals.episodes()}
-    assert counts == {"kitchen": 45, "garden": 45, "porch": 15}
-    # A turn forgotten leaves a gap: no turn already past short-term memory comes back.
-    newest = next(e for e in listed if e["content"] == "Kitchen sentence 44.")
+    stored = "SELECT COUNT(*) FROM memory_turns WHERE session_id = ?"
+    assert await finals.count(stored, "kitchen") == 45  # the open episode's, all of them
+    assert await finals.engine.close_episode("c1", "kitchen") is not None
+    await finals.final("A new kitchen topic.", session="kitchen")
+    assert 20 <= await finals.count(stored, "kitchen") <= 20 + 16
+    kitchen = [*kitchen[1:], "A new kitchen topic."]
+    assert [t.text for t in await finals.engine.recent_turns("kitchen", 100)] == kitchen
+    # A turn forgotten leaves a gap: no turn already past short-term memory comes back, and
+    # the open episode it was part of keeps every turn.
+    garden = [f"Garden sentence {n}." for n in range(25, 45)]
+    newest = next(e for e in listed if e["content"] == "Garden sentence 44.")
     assert await finals.engine.forget(int(str(newest["id"])), "c1", store=STORE_SHORT_TERM)
-    assert [t.text for t in await finals.engine.recent_turns("kitchen", 100)] == kitchen[:-1]
+    assert [t.text for t in await finals.engine.recent_turns("garden", 100)] == garden[:-1]
+    await finals.final("Garden sentence 45.", session="garden")
+    assert [t.text for t in await finals.engine.recent_turns("garden", 100)] == [
+        *garden[:-1],
+        "Garden sentence 45.",
+    ]
+    episodes = [(e["session_id"], e["turn_count"], e["turns"]) for e in await finals.episodes()]
+    assert [(session, count, len(turns)) for session, count, turns in episodes] == [
+        ("kitchen", 45, 45),
+        ("garden", 46, 46),
+        ("porch", 15, 15),
+        ("kitchen", 1, 1),
+    ]
+    assert [t["text"] for t in episodes[1][2]] == [f"Garden sentence {n}." for n in range(46)]
 
 
 async def test_a_v13_file_keeps_its_episodes_and_turns_after_the_upgrade(tmp_path: Path) -> None:

@@ -1033,18 +1033,26 @@ async def test_a_long_episode_keeps_its_newest_200_turns(memories: Factory) -> N
     assert [t["text"] for t in long["turns"]] == [
         f"Turn {n} of a long chat." for n in range(3, 203)
     ]
-    # The older turns go in batches: the file never holds more than a batch beyond the 200.
+    # The older turns go in batches: the file never holds more than a batch beyond the 200,
+    # whether they wait in short-term memory (open, v15) or were copied (closed).
+    held = (
+        "SELECT (SELECT COUNT(*) FROM memory_episode_turns WHERE episode_id = ?)"
+        " + (SELECT COUNT(*) FROM memory_turns WHERE episode_id = ? AND number IS NOT NULL)"
+    )
     for n in range(203, 300):
         await m.engine.observe_turn("c1", "s1", f"Turn {n} of a long chat.")
-        rows = await m.store.connection.execute_fetchall(
-            "SELECT COUNT(*) FROM memory_episode_turns WHERE episode_id = ?", (episode,)
-        )
+        rows = await m.store.connection.execute_fetchall(held, (episode, episode))
         assert 200 <= next(iter(rows))[0] < 200 + EPISODE_TRIM_EVERY
+    newest = [f"Turn {n} of a long chat." for n in range(100, 300)]
     exported = (await m.engine.export("c1"))["stores"][STORE_EPISODIC]
     (long,) = [e for e in exported if e["episode_id"] == episode]
-    assert [t["text"] for t in long["turns"]] == [
-        f"Turn {n} of a long chat." for n in range(100, 300)
-    ]
+    assert [t["text"] for t in long["turns"]] == newest
+    assert await m.engine.close_episode("c1", "s1") is not None
+    rows = await m.store.connection.execute_fetchall(held, (episode, episode))
+    assert 200 <= next(iter(rows))[0] < 200 + EPISODE_TRIM_EVERY
+    exported = (await m.engine.export("c1"))["stores"][STORE_EPISODIC]
+    (long,) = [e for e in exported if e["episode_id"] == episode]
+    assert (long["turn_count"], [t["text"] for t in long["turns"]]) == (300, newest)
 
 
 async def test_a_v10_file_keeps_its_transcripts_and_episodes(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """Short-term memory and episodes: the turns of each session and the conversations they make up.
 
-The schema's triggers add each turn to its episode and drop a session's older turns (in batches,
-v14: reads take its newest ``SHORT_TERM_TURNS`` only). An open episode's end time and turn count
+The schema's triggers open each turn's episode and drop a session's older turns (in batches,
+v14: reads take its newest ``SHORT_TERM_TURNS`` only); an open episode's turns are copied into
+its own turns when it closes (v15). An open episode's end time and turn count
 are read from its turns and written into its row when it closes (v14). A glasses final's turns
 are written with its transcript (``TranscriptTable.add_final``) and read its text from there
 (``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_schema.py``).
@@ -16,6 +17,8 @@ from ..storage.memory_schema import (
     EPISODE_END_TIME,
     SHORT_TERM_KEPT,
     SHORT_TERM_TURNS,
+    flush_turns,
+    turn_number,
 )
 from .episodes import EpisodeSummary
 from .records import (
@@ -53,10 +56,12 @@ class ConversationStore(MemoryTables):
         return [turn_from_row(row) for row in rows]
 
     async def expire_turns(self, before: datetime) -> int:
-        """Delete short-term turns older than ``before``."""
+        """Delete short-term turns older than ``before`` (an open episode keeps them: v15)."""
+        older = "julianday(created_at) < julianday(?)"
+        for statement in flush_turns(older):
+            await self._db.execute(statement, (before.isoformat(),))
         cursor = await self._db.execute(
-            "DELETE FROM memory_turns WHERE julianday(created_at) < julianday(?)",
-            (before.isoformat(),),
+            f"DELETE FROM memory_turns WHERE {older}", (before.isoformat(),)
         )
         await self._db.commit()
         return cursor.rowcount
@@ -103,17 +108,19 @@ class ConversationStore(MemoryTables):
         episode (opening it with its first turn) and drop the session's oldest turns."""
         await self._db.execute(
             "INSERT INTO memory_turns (id, client_id, session_id, episode_id, speaker, text,"
-            " language, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                self._store.next_turn_id(),
-                client_id,
-                session_id,
-                episode_id,
-                speaker,
-                text,
-                language,
-                now.isoformat(),
-            ),
+            " language, created_at, number) VALUES (:id, :client_id, :session_id, :episode_id,"
+            f" :speaker, :text, :language, :created_at,"
+            f" {turn_number(':session_id', ':episode_id')})",
+            {
+                "id": self._store.next_turn_id(),
+                "client_id": client_id,
+                "session_id": session_id,
+                "episode_id": episode_id,
+                "speaker": speaker,
+                "text": text,
+                "language": language,
+                "created_at": now.isoformat(),
+            },
         )
         await self._store.commit()
 
@@ -125,8 +132,13 @@ class ConversationStore(MemoryTables):
         return episode_from_row(row) if row else None
 
     async def close_episode(self, episode_id: str, now: datetime, summary: EpisodeSummary) -> None:
-        """Record an episode as closed (its end time and turn count in its row), with its
-        summary."""
+        """Record an episode as closed (its end time and turn count in its row, its turns
+        copied: v15), with its summary."""
+        for statement in flush_turns(
+            "session_id = (SELECT session_id FROM memory_episodes WHERE episode_id = ?)"
+            " AND episode_id = ?"
+        ):
+            await self._db.execute(statement, (episode_id, episode_id))
         await self._db.execute(
             f"UPDATE memory_episodes SET closed_at = ?, {CLOSED_COUNTS}"
             " WHERE episode_id = ? AND closed_at IS NULL",

@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from ..storage.memory_schema import CODES, SHORT_TERM_KEPT
+from ..storage.memory_schema import CODES, SHORT_TERM_KEPT, flush_turns
 from .affective import AffectiveStore
 from .conversation import ConversationStore
 from .factual import FactualStore
@@ -162,10 +162,15 @@ class MemoryStore(
         if store == STORE_SHORT_TERM:
             # The session's turns already past short-term memory (waiting for their batch's
             # trim) go first: with one turn fewer, the newest of them would be shown again.
+            # Its open episode's turns are copied first (v15): the episode keeps them all.
+            session = (
+                "session_id = (SELECT session_id FROM memory_turns"
+                f" WHERE {sql.partition(' WHERE ')[2]})"
+            )
+            for statement in flush_turns(session):
+                await self._db.execute(statement, args)
             await self._db.execute(
-                "DELETE FROM memory_turns WHERE session_id = (SELECT session_id FROM"
-                f" memory_turns WHERE {sql.partition(' WHERE ')[2]}) AND NOT {SHORT_TERM_KEPT}",
-                args,
+                f"DELETE FROM memory_turns WHERE {session} AND NOT {SHORT_TERM_KEPT}", args
             )
         cursor = await self._db.execute(sql, args)
         await self._db.commit()

@@ -59,6 +59,7 @@ from .memory_schema import (
     MEMORY_SCHEMA_V11,
     MEMORY_SCHEMA_V13,
     MEMORY_SCHEMA_V14,
+    MEMORY_SCHEMA_V15,
 )
 from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
@@ -69,6 +70,7 @@ from .transcripts import (
     TRANSCRIPT_SCHEMA_V11,
     TRANSCRIPT_SCHEMA_V13,
     TRANSCRIPT_SCHEMA_V14,
+    TRANSCRIPT_SCHEMA_V15,
     TranscriptTable,
 )
 
@@ -194,6 +196,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
     # v14: a final writes two pages fewer (episode row, short-term index) and trims in batches.
     (*MEMORY_SCHEMA_V14, *TRANSCRIPT_SCHEMA_V14),
+    # v15: a final writes one page fewer (its episode's turns are copied when it closes).
+    (*MEMORY_SCHEMA_V15, *TRANSCRIPT_SCHEMA_V15),
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 # The version that adds short-term memory (``memory_turns``).

@@ -1,5 +1,5 @@
 """Schema of the memory stores in the engine's SQLite file: migrations v3, v5, v8, v10, v11, v13,
-v14.
+v14, v15.
 
 Kept apart from ``database.py`` (which appends them to its migrations) because the memory room
 shares its names: the factual store is the ``memories`` table of v1/v2; v3 adds short-term turns,
@@ -282,23 +282,40 @@ EPISODE_TURN_TEXT: Final = (
     " FROM transcripts WHERE transcripts.id = memory_episode_turns.transcript_id), '') END"
 )
 
+# From v15 an open episode's newest turns are rows of ``memory_turns`` only (numbered, not yet
+# copied into ``memory_episode_turns``): SQL over such a row, ``open_turn``, of the episode
+# (unaliased ``memory_episodes``) while it is open; closed, it has none (see v15).
+_OPEN_TURNS: Final = (
+    " FROM memory_turns AS open_turn WHERE memory_episodes.closed_at IS NULL"
+    " AND open_turn.session_id = memory_episodes.session_id"
+    " AND open_turn.episode_id = memory_episodes.episode_id AND open_turn.number IS NOT NULL"
+)
+_OPEN_TURN_TEXT: Final = (
+    "CASE WHEN open_turn.transcript_id IS NULL"
+    f" THEN substr(open_turn.text, 1, {MAX_EPISODE_TURN_CHARACTERS}) ELSE"
+    f" COALESCE((SELECT substr(transcripts.text, 1, {MAX_EPISODE_TURN_CHARACTERS})"
+    " FROM transcripts WHERE transcripts.id = open_turn.transcript_id), '') END"
+)
+
 # The newest turn of an episode (SQL over ``memory_episodes``), and what an episode's row knows.
-# From v14 a turn no longer updates its episode's row: an open episode's end time is its newest
-# turn's and its turn count ``turn_count`` (the turns it had before they were numbered, v11)
-# plus its newest turn's number; closing the episode writes both into its row (``CLOSED_COUNTS``).
+# From v14 a turn no longer updates its episode's row: an open episode's end time and turn count
+# are read from its newest turn (from v15 its newest ``memory_turns`` row, else its newest copied
+# turn), ``turn_count`` (the turns it had before they were numbered, v11) plus that turn's
+# number; closing the episode writes both into its row (``CLOSED_COUNTS``).
 _NEWEST_TURN: Final = (
-    "(SELECT {column} FROM memory_episode_turns"
+    "COALESCE((SELECT open_turn.{open_column}" + _OPEN_TURNS + " ORDER BY open_turn.id DESC"
+    " LIMIT 1), (SELECT {column} FROM memory_episode_turns"
     " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
-    " ORDER BY number DESC LIMIT 1)"
+    " ORDER BY number DESC LIMIT 1))"
 )
 EPISODE_END_TIME: Final = (
     "CASE WHEN memory_episodes.closed_at IS NULL THEN"
-    f" COALESCE({_NEWEST_TURN.format(column='at')}, memory_episodes.end_time)"
-    " ELSE memory_episodes.end_time END"
+    f" COALESCE({_NEWEST_TURN.format(column='at', open_column='created_at')},"
+    " memory_episodes.end_time) ELSE memory_episodes.end_time END"
 )
 EPISODE_TURN_COUNT: Final = (
     "memory_episodes.turn_count + CASE WHEN memory_episodes.closed_at IS NULL THEN"
-    f" COALESCE({_NEWEST_TURN.format(column='number')}, 0) ELSE 0 END"
+    f" COALESCE({_NEWEST_TURN.format(column='number', open_column='number')}, 0) ELSE 0 END"
 )
 # The assignments that close an open episode's counts (``UPDATE memory_episodes SET``; the
 # right-hand sides read the row as it was before the update, still open).
@@ -307,12 +324,15 @@ CLOSED_COUNTS: Final = f"end_time = {EPISODE_END_TIME}, turn_count = {EPISODE_TU
 # The columns of an episode's turn, as the ``turns`` JSON of its row lists them (oldest first):
 # SQL over ``memory_episodes`` (every query of episodes reads that table without an alias).
 # The newest MAX_EPISODE_TURNS only (from v11 a few older ones wait for their batch's trim;
-# turns are numbered in their episode from v11, ordered by rowid before).
+# turns are numbered in their episode from v11, ordered by rowid before): its copied turns and,
+# while it is open, its turns not copied yet (v15).
 EPISODE_TURNS_JSON: Final = (
     "(SELECT json_group_array(json_object('speaker', speaker, 'text', text, 'at', at))"
     f" FROM (SELECT * FROM (SELECT number, speaker, {EPISODE_TURN_TEXT} AS text, at"
     " FROM memory_episode_turns"
     " WHERE memory_episode_turns.episode_id = memory_episodes.episode_id"
+    f" UNION ALL SELECT open_turn.number, open_turn.speaker, {_OPEN_TURN_TEXT},"
+    f" open_turn.created_at{_OPEN_TURNS}"
     f" ORDER BY number DESC LIMIT {MAX_EPISODE_TURNS}) ORDER BY number))"
 )
 
@@ -498,4 +518,66 @@ SHORT_TERM_KEPT: Final = (
     "memory_turns.id > COALESCE((SELECT newer.id FROM memory_turns AS newer"
     " WHERE newer.session_id = memory_turns.session_id"
     f" ORDER BY newer.id DESC LIMIT 1 OFFSET {SHORT_TERM_TURNS}), 0)"
+)
+
+
+# v15: a final writes one page fewer: its turn is no longer copied into its episode's turns
+# (``memory_episode_turns``, a B-tree ordered by episode: a page of its own per final) as it
+# arrives. An open episode's turns stay rows of ``memory_turns`` (one B-tree ordered by session,
+# where the final's turn is written anyway), numbered in their episode (``number``: the turn
+# after the session's newest one when that one is of the same episode and still numbered, else
+# after its episode's copied turns); they are copied in order, and their ``number`` cleared, by
+# ``flush_turns`` when the episode closes, and before anything deletes them (a short-term turn
+# forgotten, expiry). Reads see an open episode's copied and numbered turns together
+# (``EPISODE_TURNS_JSON``, ``_NEWEST_TURN``). A session's turns are trimmed when a turn's number
+# is 1 or a multiple of SHORT_TERM_TRIM_EVERY: older than its newest SHORT_TERM_TURNS, except
+# the open episode's newest MAX_EPISODE_TURNS not yet copied. A deleted episode disowns its
+# numbered turns (they stay short-term turns). Every stored row is kept; turns stored before
+# v15 are copied already (their ``number`` is NULL).
+def turn_number(session: str, episode: str) -> str:
+    """SQL of a new turn's number in its episode, given SQL of its session and episode ids."""
+    return (
+        f"COALESCE((SELECT CASE WHEN newest.episode_id = {episode} THEN newest.number END"
+        f" FROM memory_turns AS newest WHERE newest.session_id = {session}"
+        " ORDER BY newest.id DESC LIMIT 1), (SELECT MAX(number) FROM memory_episode_turns"
+        f" WHERE episode_id = {episode}), 0) + 1"
+    )
+
+
+def flush_turns(where: str) -> tuple[str, str]:
+    """The statements that copy the numbered turns ``where`` selects (SQL over
+    ``memory_turns``, unaliased) into their episodes' turns and clear their numbers."""
+    return (
+        "INSERT OR IGNORE INTO memory_episode_turns (episode_id, number, speaker, text, at,"
+        " transcript_id) SELECT episode_id, number, speaker, CASE WHEN transcript_id IS NULL"
+        f" THEN substr(text, 1, {MAX_EPISODE_TURN_CHARACTERS}) ELSE '' END, created_at,"
+        f" transcript_id FROM memory_turns WHERE number IS NOT NULL AND ({where}) ORDER BY id",
+        f"UPDATE memory_turns SET number = NULL WHERE number IS NOT NULL AND ({where})",
+    )
+
+
+MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
+    "ALTER TABLE memory_turns ADD COLUMN number INTEGER",
+    "DROP TRIGGER memory_turns_episode",
+    "DROP TRIGGER memory_turns_bound",
+    "DROP TRIGGER memory_episodes_turns_delete",
+    """CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
+    WHEN new.episode_id IS NOT NULL BEGIN
+        INSERT OR IGNORE INTO memory_episodes
+            (episode_id, client_id, session_id, start_time, end_time, language)
+            VALUES (new.episode_id, new.client_id, new.session_id, new.created_at,
+                new.created_at, new.language);
+    END""",
+    f"""CREATE TRIGGER memory_turns_bound AFTER INSERT ON memory_turns
+    WHEN new.number = 1 OR new.number % {SHORT_TERM_TRIM_EVERY} = 0 BEGIN
+        DELETE FROM memory_turns WHERE session_id = new.session_id AND id <= (
+            SELECT id FROM memory_turns WHERE session_id = new.session_id
+            ORDER BY id DESC LIMIT 1 OFFSET {SHORT_TERM_TURNS})
+            AND (number IS NULL OR number <= new.number - {MAX_EPISODE_TURNS});
+    END""",
+    """CREATE TRIGGER memory_episodes_turns_delete AFTER DELETE ON memory_episodes BEGIN
+        DELETE FROM memory_episode_turns WHERE episode_id = old.episode_id;
+        UPDATE memory_turns SET number = NULL WHERE session_id = old.session_id
+            AND episode_id = old.episode_id AND number IS NOT NULL;
+    END""",
 )

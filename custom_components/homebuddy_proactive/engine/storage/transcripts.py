@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 import aiosqlite
 
 from .commits import GroupCommit
+from .memory_schema import turn_number
 
 # v6: a final is stored once per (session, event id, text), whoever replays it and whenever
 # (after a reconnect or a restart). Existing exact duplicates go first, the oldest row stays.
@@ -78,6 +79,28 @@ TRANSCRIPT_SCHEMA_V14: Final = (
             SELECT new.session_id, new.turn_id, new.client_id, new.episode_id, new.speaker,
                 COALESCE(new.turn_text, ''), new.turn_language, new.turn_at,
                 CASE WHEN new.turn_text IS NULL THEN last_insert_rowid() END
+            WHERE new.episode_id IS NOT NULL;
+    END""",
+)
+
+
+# v15: the turn is numbered in its episode as it is written (``memory_schema.py`` v15, where
+# its episode's turns wait until the episode closes); the rest as in v14.
+TRANSCRIPT_SCHEMA_V15: Final = (
+    "DROP TRIGGER final_writes_insert",
+    f"""CREATE TRIGGER final_writes_insert INSTEAD OF INSERT ON final_writes BEGIN
+        SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1 FROM transcripts
+            WHERE session_id = new.session_id AND event_id = new.event_id
+            AND text = new.text);
+        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
+            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
+            new.text, new.speaker, new.language, new.timestamp, new.received_at);
+        INSERT INTO memory_turns (session_id, id, client_id, episode_id, speaker, text,
+            language, created_at, transcript_id, number)
+            SELECT new.session_id, new.turn_id, new.client_id, new.episode_id, new.speaker,
+                COALESCE(new.turn_text, ''), new.turn_language, new.turn_at,
+                CASE WHEN new.turn_text IS NULL THEN last_insert_rowid() END,
+                {turn_number("new.session_id", "new.episode_id")}
             WHERE new.episode_id IS NOT NULL;
     END""",
 )
