@@ -607,3 +607,18 @@ async def test_episode_ids_sort_in_the_order_episodes_open(finals: Finals) -> No
     assert ids == sorted(ids)
     assert len(set(ids)) == 40
     assert {uuid.UUID(hex=episode_id).version for episode_id in ids} == {7}
+
+
+async def test_expired_short_term_turns_stay_in_their_open_episode(finals: Finals) -> None:
+    """Short-term turns that expire leave short-term memory, not the open episode they are part
+    of (v15: its turns wait there until it closes): it keeps them, counted, through its close."""
+    for n in range(3):
+        await finals.final(f"Porch sentence {n}.", session="porch")
+    expired = await finals.engine.memories.expire_turns(finals.clock.now + timedelta(days=1))
+    assert expired == 3
+    assert await finals.engine.recent_turns("porch", 100) == []
+    await finals.final("Porch sentence 3.", session="porch")
+    closed = await finals.engine.close_episode("c1", "porch")
+    assert closed is not None and closed.turn_count == 4
+    (episode,) = await finals.episodes()
+    assert [t["text"] for t in episode["turns"]] == [f"Porch sentence {n}." for n in range(4)]
