@@ -622,3 +622,28 @@ async def test_expired_short_term_turns_stay_in_their_open_episode(finals: Final
     assert closed is not None and closed.turn_count == 4
     (episode,) = await finals.episodes()
     assert [t["text"] for t in episode["turns"]] == [f"Porch sentence {n}." for n in range(4)]
+
+
+async def test_a_forgotten_open_episode_leaves_no_turn_waiting_and_the_next_opens_another(
+    finals: Finals,
+) -> None:
+    """Forgetting an open episode leaves nothing waiting to be copied into it (v15): its turns
+    stay short-term turns, and the session's next turns open a new episode of only them."""
+    for n in range(3):
+        await finals.final(f"Secret sentence {n}.", session="porch")
+    (episode,) = await finals.episodes()
+    assert await finals.engine.forget(int(str(episode["id"])), "c1", store=STORE_EPISODIC)
+    assert await finals.episodes() == []
+    # Its turns stay short-term turns, trimmed as any: none waits for the episode that is gone.
+    waiting = "SELECT COUNT(*) FROM memory_turns WHERE episode_id = ? AND number IS NOT NULL"
+    assert await finals.count(waiting, episode["episode_id"]) == 0
+    assert len(await finals.engine.recent_turns("porch", 100)) == 3
+    for n in range(2):
+        await finals.final(f"Open sentence {n}.", session="porch")
+    (episode,) = await finals.episodes()
+    assert episode["turn_count"] == 2
+    assert [t["text"] for t in episode["turns"]] == ["Open sentence 0.", "Open sentence 1."]
+    closed = await finals.engine.close_episode("c1", "porch")
+    assert closed is not None and closed.turn_count == 2
+    (episode,) = await finals.episodes()
+    assert [t["text"] for t in episode["turns"]] == ["Open sentence 0.", "Open sentence 1."]

@@ -532,8 +532,9 @@ SHORT_TERM_KEPT: Final = (
 # (``EPISODE_TURNS_JSON``, ``_NEWEST_TURN``). A session's turns are trimmed when a turn's number
 # is 1 or a multiple of SHORT_TERM_TRIM_EVERY: older than its newest SHORT_TERM_TURNS, except
 # the open episode's newest MAX_EPISODE_TURNS not yet copied. A deleted episode disowns its
-# numbered turns (they stay short-term turns). Every stored row is kept; turns stored before
-# v15 are copied already (their ``number`` is NULL).
+# numbered turns (they stay short-term turns), so a turn numbered above 1 has its episode's row
+# already: only the first one (or one written without a number) opens it. Every stored row is
+# kept; turns stored before v15 are copied already (their ``number`` is NULL).
 def turn_number(session: str, episode: str) -> str:
     """SQL of a new turn's number in its episode, given SQL of its session and episode ids."""
     return (
@@ -562,7 +563,7 @@ MEMORY_SCHEMA_V15: Final[tuple[str, ...]] = (
     "DROP TRIGGER memory_turns_bound",
     "DROP TRIGGER memory_episodes_turns_delete",
     """CREATE TRIGGER memory_turns_episode AFTER INSERT ON memory_turns
-    WHEN new.episode_id IS NOT NULL BEGIN
+    WHEN new.episode_id IS NOT NULL AND (new.number IS NULL OR new.number = 1) BEGIN
         INSERT OR IGNORE INTO memory_episodes
             (episode_id, client_id, session_id, start_time, end_time, language)
             VALUES (new.episode_id, new.client_id, new.session_id, new.created_at,
