@@ -33,6 +33,15 @@ TRANSCRIPT_SCHEMA_V11: Final = (
 # the transaction and the other callers' writes in it go on).
 _REPLAYED: Final = "homebuddy: replayed final"
 
+# What the trigger of the ``final_writes`` view does first, from v13 on: refuse a replay (the
+# same session, event id and text: it raises and writes nothing), then store the transcript.
+_STORE_TRANSCRIPT: Final = f"""SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1
+            FROM transcripts WHERE session_id = new.session_id AND event_id = new.event_id
+            AND text = new.text);
+        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
+            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
+            new.text, new.speaker, new.language, new.timestamp, new.received_at);"""
+
 # v13: a final and its short-term turn are written by one statement (one trip to the database's
 # thread instead of two): an insert into the ``final_writes`` view, whose trigger stores the
 # transcript (unless it is a replay: then it raises and writes nothing) and, when the final has
@@ -44,12 +53,7 @@ TRANSCRIPT_SCHEMA_V13: Final = (
         language, timestamp, received_at, NULL AS episode_id, NULL AS turn_text,
         NULL AS turn_language, NULL AS turn_at FROM transcripts WHERE 0""",
     f"""CREATE TRIGGER final_writes_insert INSTEAD OF INSERT ON final_writes BEGIN
-        SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1 FROM transcripts
-            WHERE session_id = new.session_id AND event_id = new.event_id
-            AND text = new.text);
-        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
-            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
-            new.text, new.speaker, new.language, new.timestamp, new.received_at);
+        {_STORE_TRANSCRIPT}
         INSERT INTO memory_turns (client_id, session_id, episode_id, speaker, text, language,
             created_at, transcript_id)
             SELECT new.client_id, new.session_id, new.episode_id, new.speaker,
@@ -68,12 +72,7 @@ TRANSCRIPT_SCHEMA_V14: Final = (
         language, timestamp, received_at, NULL AS episode_id, NULL AS turn_text,
         NULL AS turn_language, NULL AS turn_at, NULL AS turn_id FROM transcripts WHERE 0""",
     f"""CREATE TRIGGER final_writes_insert INSTEAD OF INSERT ON final_writes BEGIN
-        SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1 FROM transcripts
-            WHERE session_id = new.session_id AND event_id = new.event_id
-            AND text = new.text);
-        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
-            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
-            new.text, new.speaker, new.language, new.timestamp, new.received_at);
+        {_STORE_TRANSCRIPT}
         INSERT INTO memory_turns (session_id, id, client_id, episode_id, speaker, text,
             language, created_at, transcript_id)
             SELECT new.session_id, new.turn_id, new.client_id, new.episode_id, new.speaker,
@@ -89,12 +88,7 @@ TRANSCRIPT_SCHEMA_V14: Final = (
 TRANSCRIPT_SCHEMA_V15: Final = (
     "DROP TRIGGER final_writes_insert",
     f"""CREATE TRIGGER final_writes_insert INSTEAD OF INSERT ON final_writes BEGIN
-        SELECT RAISE(ABORT, '{_REPLAYED}') WHERE EXISTS (SELECT 1 FROM transcripts
-            WHERE session_id = new.session_id AND event_id = new.event_id
-            AND text = new.text);
-        INSERT INTO transcripts (event_id, client_id, session_id, text, speaker, language,
-            timestamp, received_at) VALUES (new.event_id, new.client_id, new.session_id,
-            new.text, new.speaker, new.language, new.timestamp, new.received_at);
+        {_STORE_TRANSCRIPT}
         INSERT INTO memory_turns (session_id, id, client_id, episode_id, speaker, text,
             language, created_at, transcript_id, number)
             SELECT new.session_id, new.turn_id, new.client_id, new.episode_id, new.speaker,
