@@ -25,6 +25,9 @@ from custom_components.homebuddy_proactive.engine.storage import (
     ProactiveStore,
     TranscriptRecord,
 )
+from custom_components.homebuddy_proactive.engine.storage.memory_schema import (
+    MAX_EPISODE_TURN_CHARACTERS,
+)
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -647,3 +650,24 @@ async def test_a_forgotten_open_episode_leaves_no_turn_waiting_and_the_next_open
     assert closed is not None and closed.turn_count == 2
     (episode,) = await finals.episodes()
     assert [t["text"] for t in episode["turns"]] == ["Open sentence 0.", "Open sentence 1."]
+
+
+async def test_an_episode_shows_a_long_turn_cut_open_or_closed(finals: Finals) -> None:
+    """A long glasses final and a long Assist turn show their first 1,000 characters in their
+    episode, whether it is open (its turns still short-term, v15) or closed (copied); short-term
+    memory keeps them whole."""
+    long_final = "The garden " + "a" * 1500
+    long_spoken = "The kitchen " + "b" * 1500
+    await finals.final(long_final, session="porch")
+    finals.clock.now += timedelta(minutes=1)
+    await finals.engine.observe_turn("c1", "porch", long_spoken)
+    shown = [long_final[:MAX_EPISODE_TURN_CHARACTERS], long_spoken[:MAX_EPISODE_TURN_CHARACTERS]]
+    (episode,) = await finals.episodes()
+    assert [t["text"] for t in episode["turns"]] == shown
+    assert [t.text for t in await finals.engine.recent_turns("porch", 10)] == [
+        long_final,
+        long_spoken,
+    ]
+    assert await finals.engine.close_episode("c1", "porch") is not None
+    (episode,) = await finals.episodes()
+    assert [t["text"] for t in episode["turns"]] == shown

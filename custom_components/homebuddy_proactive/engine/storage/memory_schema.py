@@ -276,11 +276,20 @@ TURN_TEXT: Final = (
     " COALESCE((SELECT transcripts.text FROM transcripts"
     " WHERE transcripts.id = memory_turns.transcript_id), '') END"
 )
-EPISODE_TURN_TEXT: Final = (
-    "CASE WHEN memory_episode_turns.transcript_id IS NULL THEN memory_episode_turns.text ELSE"
-    f" COALESCE((SELECT substr(transcripts.text, 1, {MAX_EPISODE_TURN_CHARACTERS})"
-    " FROM transcripts WHERE transcripts.id = memory_episode_turns.transcript_id), '') END"
-)
+
+
+def _episode_turn_text(row: str) -> str:
+    """SQL of the text an episode shows for its turn ``row`` (a row of either turn table): its
+    own text or its transcript's, at most MAX_EPISODE_TURN_CHARACTERS."""
+    return (
+        f"CASE WHEN {row}.transcript_id IS NULL"
+        f" THEN substr({row}.text, 1, {MAX_EPISODE_TURN_CHARACTERS}) ELSE"
+        f" COALESCE((SELECT substr(transcripts.text, 1, {MAX_EPISODE_TURN_CHARACTERS})"
+        f" FROM transcripts WHERE transcripts.id = {row}.transcript_id), '') END"
+    )
+
+
+EPISODE_TURN_TEXT: Final = _episode_turn_text("memory_episode_turns")
 
 # From v15 an open episode's newest turns are rows of ``memory_turns`` only (numbered, not yet
 # copied into ``memory_episode_turns``): SQL over such a row, ``open_turn``, of the episode
@@ -290,12 +299,7 @@ _OPEN_TURNS: Final = (
     " AND open_turn.session_id = memory_episodes.session_id"
     " AND open_turn.episode_id = memory_episodes.episode_id AND open_turn.number IS NOT NULL"
 )
-_OPEN_TURN_TEXT: Final = (
-    "CASE WHEN open_turn.transcript_id IS NULL"
-    f" THEN substr(open_turn.text, 1, {MAX_EPISODE_TURN_CHARACTERS}) ELSE"
-    f" COALESCE((SELECT substr(transcripts.text, 1, {MAX_EPISODE_TURN_CHARACTERS})"
-    " FROM transcripts WHERE transcripts.id = open_turn.transcript_id), '') END"
-)
+_OPEN_TURN_TEXT: Final = _episode_turn_text("open_turn")
 
 # The newest turn of an episode (SQL over ``memory_episodes``), and what an episode's row knows.
 # From v14 a turn no longer updates its episode's row: an open episode's end time and turn count
