@@ -426,6 +426,44 @@ async def test_writers_at_once_share_commits_and_return_only_once_committed(
         await store.close()
 
 
+async def test_finals_arriving_while_a_commit_waits_for_the_thread_join_it(
+    tmp_path: Path,
+) -> None:
+    """A commit is queued for one final while the database's thread is still busy (a slow
+    query); the finals that arrive before the thread comes to it go in the same commit, one
+    WAL commit for all of them, and each writer returns once its row is there."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    try:
+        await store.add_final(transcript("before", event_id="before"), NOW, None)
+        commits_before = wal_commits(path)
+        busy = asyncio.ensure_future(
+            store.connection.execute_fetchall(
+                "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c"
+                " WHERE x < 2000000) SELECT count(*) FROM c"
+            )
+        )
+        await asyncio.sleep(0.02)  # the thread is in the slow query
+        first = asyncio.ensure_future(
+            store.add_final(transcript("first", event_id="e0"), NOW, None)
+        )
+        for _ in range(5):
+            await asyncio.sleep(0)  # the commit for "first" is queued behind the query
+        assert not busy.done()
+        later = [
+            asyncio.ensure_future(
+                store.add_final(transcript(f"later {i}", event_id=f"e{i + 1}"), NOW, None)
+            )
+            for i in range(20)
+        ]
+        assert all(await asyncio.gather(first, *later))
+        await busy
+        assert await store.count_transcripts() == 22
+        assert wal_commits(path) - commits_before == 1
+    finally:
+        await store.close()
+
+
 async def test_a_failed_commit_fails_every_write_pending_since(tmp_path: Path) -> None:
     """A commit refused (here by a deferred constraint, as a full disk would refuse it): its
     writer gets the error, a writer whose write began before the failure is told to write
