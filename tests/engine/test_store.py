@@ -430,8 +430,8 @@ async def test_finals_arriving_while_a_commit_waits_for_the_thread_join_it(
     tmp_path: Path,
 ) -> None:
     """A commit is queued for one final while the database's thread is still busy (a slow
-    query); the finals that arrive before the thread comes to it go in the same commit, one
-    WAL commit for all of them, and each writer returns once its row is there."""
+    query); the finals that arrive before the thread comes to it go in the same commit: every
+    writer is answered as stored, and the WAL holds one commit for all of them."""
     path = tmp_path / "db.sqlite"
     store = await ProactiveStore.open(path, checkpoint_interval=None)
     try:
@@ -462,6 +462,27 @@ async def test_finals_arriving_while_a_commit_waits_for_the_thread_join_it(
         assert wal_commits(path) - commits_before == 1
     finally:
         await store.close()
+
+
+async def test_a_final_after_the_store_closed_is_refused_and_one_racing_the_close_kept(
+    tmp_path: Path,
+) -> None:
+    """A final whose commit was queued as the store closed is committed by the close; one
+    written after it gets an error at once (its commit never reaches the database's thread),
+    not an answer that never comes."""
+    path = tmp_path / "db.sqlite"
+    store = await ProactiveStore.open(path, checkpoint_interval=None)
+    racing = asyncio.ensure_future(store.add_final(transcript("racing"), NOW, None))
+    await asyncio.sleep(0)
+    await store.close()
+    assert await asyncio.wait_for(racing, 5) is True
+    with pytest.raises(ValueError, match="closed"):
+        await asyncio.wait_for(store.add_final(transcript("late", event_id="e2"), NOW, None), 5)
+    reopened = await ProactiveStore.open(path)
+    try:
+        assert await reopened.count_transcripts() == 1
+    finally:
+        await reopened.close()
 
 
 async def test_a_failed_commit_fails_every_write_pending_since(tmp_path: Path) -> None:

@@ -102,15 +102,14 @@ class WriteLostError(sqlite3.OperationalError):
 
 
 class _Batch:
-    """What one commit takes when the database's thread comes to it: the statements waiting
-    then, and their callers' answers."""
+    """The callers' answers one commit took (None until it took them): the database's thread
+    takes them with the statements waiting when it comes to the commit, the loop when the
+    commit ended before that."""
 
-    __slots__ = ("answers", "closed", "taken")
+    __slots__ = ("answers",)
 
     def __init__(self) -> None:
-        self.answers: list[asyncio.Future[bool]] = []
-        self.taken = False  # by the thread: its statements run in this commit
-        self.closed = False  # by the loop: the commit ended before the thread came to it
+        self.answers: list[asyncio.Future[bool]] | None = None
 
 
 class GroupCommit:
@@ -185,14 +184,13 @@ class GroupCommit:
         """The statements waiting now, their answers into ``batch`` (under the lock)."""
         writes, self._writes = self._writes, []
         batch.answers, self._answers = self._answers, []
-        batch.taken = True
         return writes
 
     def _run(self, conn: sqlite3.Connection, batch: _Batch) -> list[bool | Exception]:
         """In the database's thread: the statements waiting when it comes to them, the commit."""
         with self._lock:
-            if batch.closed:
-                return []
+            if batch.answers is not None:
+                return []  # the commit ended before: its callers were answered
             writes = self._take(batch)
         return _run_writes(conn, writes)
 
@@ -211,13 +209,12 @@ class GroupCommit:
         except BaseException as err:
             self._failures += 1
             with self._lock:
-                batch.closed = True
-                if not batch.taken:
-                    self._take(batch)
-            _answer(batch.answers, itertools.repeat(err))
+                if batch.answers is None:
+                    self._take(batch)  # (the thread never came to it: nothing of them ran)
+            _answer(batch.answers or (), itertools.repeat(err))
             raise
         else:
-            _answer(batch.answers, results)
+            _answer(batch.answers or (), results)
         finally:
             if self._running is asyncio.current_task():
                 self._running = None
