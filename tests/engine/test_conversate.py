@@ -472,22 +472,34 @@ async def test_replayed_final_is_stored_and_handled_once(
 async def test_question_preempts_a_background_evaluation(
     engine_factory: Factory, fake_ollama: FakeOllama
 ) -> None:
-    """A question does not wait behind a slow evaluation of an older statement."""
+    """A question does not wait behind a slow evaluation of an older statement.
+
+    The model serves one chat at a time, as Ollama on a Pi does: the question is answered in
+    time only if the statement's call is cancelled, and that call's card never comes.
+    """
+    stale_seconds = 2.0
+    fake_ollama.slots = 1
     harness = await engine_factory()
     fake_ollama.queue(
-        card("Stale background card.", delay=3.0),
+        card("Stale background card.", delay=stale_seconds),
         card("It opens at nine.", intent="question"),
     )
     socket = await harness.connect()
+    statement_sent = time.monotonic()
     await socket.text(final("We are planning a trip to the museum next week.", "s1"))
-    await asyncio.sleep(0.2)  # the statement's evaluation is in flight
-    started = time.monotonic()
+    for _ in range(400):  # the statement's evaluation holds the model's only slot
+        if fake_ollama.in_flight == 1:
+            break
+        await asyncio.sleep(0.005)
+    assert fake_ollama.in_flight == 1
     await socket.text(final("What time does the museum open?", "q1"))
-    insight = await socket.wait_for(lambda f: f["type"] == "insight", within=2.5)
+    insight = await socket.wait_for(lambda f: f["type"] == "insight", within=stale_seconds - 0.5)
     assert insight["event_id"] == "q1"
-    assert time.monotonic() - started < 2.5
-    await settle(0.5)
+    assert fake_ollama.cancelled == 1
+    # Until the stale card would have come, and a little after: nothing but the answer.
+    await settle(statement_sent + stale_seconds + 0.5 - time.monotonic())
     assert [i["event_id"] for i in socket.of_type("insight")] == ["q1"]
+    assert len(fake_ollama.requests) == 2
 
 
 async def test_question_asked_again_while_pending_is_answered_once(
