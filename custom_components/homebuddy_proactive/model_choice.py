@@ -7,6 +7,7 @@ to say is offered in both lists.
 
 from __future__ import annotations
 
+import os
 from typing import Final
 
 import voluptuous as vol
@@ -17,7 +18,7 @@ from homeassistant.helpers.selector import (
 )
 from homeassistant.util.ssl import get_default_context
 
-from .const import CONF_MODEL, CONF_URL, LOGGER
+from .const import CONF_MODEL, CONF_URL, DEFAULT_URL, LOGGER
 from .engine.config import ConfigError, http_url
 from .engine.llm import ModelUnavailableError, OllamaModel
 
@@ -27,6 +28,11 @@ LIST_MODELS_TIMEOUT: Final = 10
 # as the embedding model: an embedding model cannot answer a chat, nor a chat model embed.
 CHAT: Final = "completion"
 EMBEDDING: Final = "embedding"
+# Where Home Assistant's environment says an Ollama runs (scripts/develop sets it to its dev
+# model; a container can set it too). The setup form offers it when it answers.
+SUGGESTED_URL_ENV: Final = "HOMEBUDDY_OLLAMA_URL"
+# The form waits this long at most for that server before offering Ollama's default instead.
+SUGGESTED_URL_TIMEOUT: Final = 3
 
 
 async def async_list_models(url: str, able: str) -> tuple[list[str], list[str]]:
@@ -40,6 +46,26 @@ async def async_list_models(url: str, able: str) -> tuple[list[str], list[str]]:
     finally:
         await model.close()
     return names, [name for name in names if able in known.get(name, (able,))]
+
+
+async def async_suggested_url() -> str:
+    """The Ollama URL the setup form offers: ``HOMEBUDDY_OLLAMA_URL`` when it is set and
+    lists models, else Ollama's default (``http://127.0.0.1:11434``)."""
+    url = os.environ.get(SUGGESTED_URL_ENV, "").strip().rstrip("/")
+    if not url or url == DEFAULT_URL:
+        return DEFAULT_URL
+    try:
+        http_url(url)
+    except ConfigError:
+        return DEFAULT_URL
+    model = OllamaModel(url, "", timeout=SUGGESTED_URL_TIMEOUT, verify=get_default_context())
+    try:
+        await model.list_models()
+    except (ModelUnavailableError, ValueError):  # no server, or not an Ollama
+        return DEFAULT_URL
+    finally:
+        await model.close()
+    return url
 
 
 async def async_chat_models(url: str) -> tuple[list[str], dict[str, str]]:

@@ -121,6 +121,26 @@ async def _finish_model_step(hass: HomeAssistant, result: FlowResult) -> FlowRes
     return result
 
 
+async def test_user_flow_offers_the_url_that_answers(
+    hass: HomeAssistant, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The URL field offers HOMEBUDDY_OLLAMA_URL (scripts/develop's dev model) when it lists
+    models, and Ollama's default when it does not answer or is not a URL."""
+    monkeypatch.setenv("HOMEBUDDY_OLLAMA_URL", f"{fake_ollama.url}/")
+    result = await _start_user_flow(hass)
+    assert _default(result, CONF_URL) == fake_ollama.url
+    hass.config_entries.flow.async_abort(result["flow_id"])
+
+    await fake_ollama.stop()
+    result = await _start_user_flow(hass)
+    assert _default(result, CONF_URL) == DEFAULT_URL
+    hass.config_entries.flow.async_abort(result["flow_id"])
+
+    monkeypatch.setenv("HOMEBUDDY_OLLAMA_URL", "not a url")
+    result = await _start_user_flow(hass)
+    assert _default(result, CONF_URL) == DEFAULT_URL
+
+
 async def test_user_flow_creates_a_working_entry(
     hass: HomeAssistant, fake_ollama: FakeOllama
 ) -> None:
@@ -393,9 +413,12 @@ async def test_options_form_starts_from_defaults_and_saves_typed_values(
 @pytest.mark.parametrize(
     ("changes", "errors"),
     [
-        ({"insight_cooldown_seconds": 20.5}, {"insight_cooldown_seconds": "invalid_range"}),
-        ({"transcript_max_items": 12.25}, {"transcript_max_items": "invalid_range"}),
-        ({"detector_threshold": math.nan}, {"detector_threshold": "invalid_range"}),
+        (
+            {"insight_cooldown_seconds": 20.5},
+            {"insight_cooldown_seconds": "range_insight_cooldown_seconds"},
+        ),
+        ({"transcript_max_items": 12.25}, {"transcript_max_items": "range_transcript_max_items"}),
+        ({"detector_threshold": math.nan}, {"detector_threshold": "range_detector_threshold"}),
         (
             {"insight_target_characters": 300, "insight_max_characters": 200},
             {"insight_max_characters": "max_below_target"},
@@ -441,16 +464,73 @@ async def test_options_errors_keep_the_form_and_recover(
 async def test_options_out_of_range_is_refused(
     hass: HomeAssistant, init_integration: MockConfigEntry, key: str, value: float
 ) -> None:
-    """Values outside a setting's range never reach the entry: the error names the field."""
+    """Values outside a setting's range never reach the entry: the error names the field,
+    its section opens and the others close, so the error is in view after Submit."""
     result = await hass.config_entries.options.async_init(init_integration.entry_id)
     result = await hass.config_entries.options.async_configure(
         result["flow_id"],
         filled({**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_CONVERSATE, key: value}),
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {key: "invalid_range", SECTION_OF[key]: "invalid_range"}
+    assert result["errors"] == {key: f"range_{key}", SECTION_OF[key]: f"range_{key}"}
     assert shown(result, key) == value
     assert init_integration.options == {}
+    collapsed = {
+        marker.schema: result["data_schema"].schema[marker].options["collapsed"]
+        for marker in result["data_schema"].schema
+    }
+    assert collapsed == {part.key: part.key != SECTION_OF[key] for part in OPTION_SECTIONS}
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("fr", "Pause entre les fiches : un nombre entier entre 0 et 3\u202f600 s."),
+        ("en", "Card cooldown: a whole number from 0 to 3,600 s."),
+        ("el", "Παύση μεταξύ καρτών: ακέραιος αριθμός από 0 έως 3.600 s."),
+    ],
+)
+async def test_a_range_error_reads_with_its_field_and_range(
+    hass: HomeAssistant, init_integration: MockConfigEntry, language: str, message: str
+) -> None:
+    """99999 in the card cooldown: the error, as the frontend fills it in the home's language,
+    names the field and its range."""
+    hass.config.language = language
+    result = await hass.config_entries.options.async_init(init_integration.entry_id)
+    result = await hass.config_entries.options.async_configure(
+        result["flow_id"],
+        filled(
+            {
+                **default_tuning(),
+                CONF_DETECTOR_MODE: DETECTOR_CONVERSATE,
+                "insight_cooldown_seconds": 99999,
+            }
+        ),
+    )
+    error = result["errors"]["insight_cooldown_seconds"]
+    text = json.loads((TRANSLATIONS / f"{language}.json").read_text())["options"]["error"][error]
+    assert text.format(**result["description_placeholders"]) == message
+
+
+def test_every_number_option_has_a_range_error_in_every_language() -> None:
+    """Each number field's error names its label and both ends of its range, in each
+    translation; no other error is left without a translation."""
+    for path in sorted(TRANSLATIONS.glob("*.json")):
+        options = json.loads(path.read_text())["options"]
+        labels = {
+            key: label
+            for part in options["step"]["init"]["sections"].values()
+            for key, label in part["data"].items()
+        }
+        for option in OPTION_FIELDS:
+            if option.range is None and not option.error:
+                continue
+            text = options["error"][option.error_key]
+            if option.range is not None:
+                assert text.startswith(labels[option.key]), (path.name, option.key)
+                for end in ("min", "max"):
+                    assert f"{{{option.key}_{end}}}" in text, (path.name, option.key)
+        assert "invalid_range" not in options["error"], path.name
 
 
 async def test_reconfigure_moves_to_another_server(
@@ -568,7 +648,7 @@ def test_every_flow_string_is_translated(language: str) -> None:
         option.key for option in OPTION_FIELDS
     }
     assert config["step"]["unreachable"]["menu_options"]["without_model"]
-    for error in ("invalid_range", "max_below_target"):
+    for error in ("range_insight_cooldown_seconds", "max_below_target"):
         assert options["error"][error]
     assert set(strings["selector"][CONF_DETECTOR_MODE]["options"]) == set(DETECTOR_MODES)
 

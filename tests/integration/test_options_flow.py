@@ -84,8 +84,8 @@ async def test_an_out_of_range_value_is_shown_under_its_field(
     )
     assert result["type"] is FlowResultType.FORM
     assert result["errors"] == {
-        "ollama_timeout_seconds": "invalid_range",
-        "advanced": "invalid_range",
+        "ollama_timeout_seconds": "range_ollama_timeout_seconds",
+        "advanced": "range_ollama_timeout_seconds",
     }
     assert sections(result)["advanced"].options["collapsed"] is False
     assert shown(result, "ollama_timeout_seconds") == 9000
