@@ -1,4 +1,5 @@
-"""Reading and filling the sectioned options form the way the frontend does."""
+"""Reading and filling the options forms the way the frontend does: the sectioned form, and
+the flat *fix* form that asks again for what could not be saved."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 import voluptuous as vol
 from homeassistant.data_entry_flow import FlowResult, section
 
-from custom_components.homebuddy_proactive.config_flow import sectioned_options
+from custom_components.homebuddy_proactive.options_flow import sectioned_options
 
 
 def sections(result: FlowResult) -> dict[str, section]:
@@ -20,7 +21,10 @@ def sections(result: FlowResult) -> dict[str, section]:
 
 
 def field_marker(result: FlowResult, key: str) -> vol.Marker:
-    """The schema marker of one field, whichever section holds it."""
+    """The schema marker of one field, whichever section holds it (or the flat form's)."""
+    for marker in result["data_schema"].schema:
+        if marker == key:
+            return marker
     for part in sections(result).values():
         for marker in part.schema.schema:
             if marker == key:

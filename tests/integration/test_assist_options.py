@@ -11,7 +11,6 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType, InvalidData
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.homebuddy_proactive.config_flow import OPTION_FIELDS, SECTION_OF
 from custom_components.homebuddy_proactive.const import (
     ASSIST_DOMAINS,
     CONF_ACTIONS_PER_MINUTE,
@@ -25,6 +24,7 @@ from custom_components.homebuddy_proactive.const import (
 )
 from custom_components.homebuddy_proactive.engine.config import ConfigError, default_tuning
 from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
+from custom_components.homebuddy_proactive.options_flow import OPTION_FIELDS
 from custom_components.homebuddy_proactive.speakers import speaker_client
 
 from .options_form import field_selector, filled
@@ -115,13 +115,16 @@ async def test_assist_option_errors_keep_the_form(
     changes: dict[str, Any],
     errors: dict[str, str],
 ) -> None:
-    """A wrong feed address or a fractional rate is shown on its field and nothing is saved."""
+    """A wrong feed address or a fractional rate is asked for again, alone, with its error;
+    nothing is saved."""
     result = await hass.config_entries.options.async_init(init_integration.entry_id)
     result = await hass.config_entries.options.async_configure(
         result["flow_id"], filled({**_base(), **changes})
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == errors | {SECTION_OF[key]: error for key, error in errors.items()}
+    assert result["step_id"] == "fix"
+    assert result["errors"] == errors
+    assert [str(marker) for marker in result["data_schema"].schema] == list(errors)
     assert init_integration.options == {}
 
 

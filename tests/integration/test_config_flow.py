@@ -16,12 +16,7 @@ from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResult, FlowResultType, InvalidData, UnknownFlow
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.homebuddy_proactive.config_flow import (
-    ENTRY_TITLE,
-    OPTION_FIELDS,
-    OPTION_SECTIONS,
-    SECTION_OF,
-)
+from custom_components.homebuddy_proactive.config_flow import ENTRY_TITLE
 from custom_components.homebuddy_proactive.const import (
     CONF_ACTIONS_PER_MINUTE,
     CONF_ALLOWED_DOMAINS,
@@ -43,6 +38,7 @@ from custom_components.homebuddy_proactive.engine.const import (
     DETECTOR_HYBRID,
     DETECTOR_MODES,
 )
+from custom_components.homebuddy_proactive.options_flow import OPTION_FIELDS, OPTION_SECTIONS
 from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL
@@ -432,25 +428,28 @@ async def test_options_errors_keep_the_form_and_recover(
     changes: dict[str, Any],
     errors: dict[str, str],
 ) -> None:
-    """Invalid values show an error on their field, keep what was typed and save nothing."""
+    """Invalid values are asked for again, alone, with what was typed and their error; nothing
+    is saved until they are fixed, and then every other value is saved as typed."""
     entry = init_integration
     result = await hass.config_entries.options.async_init(entry.entry_id)
     typed = {**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_HYBRID, **changes}
     result = await hass.config_entries.options.async_configure(result["flow_id"], filled(typed))
     assert result["type"] is FlowResultType.FORM
-    # Under the field, and at the top of its section (where today's frontend shows it).
-    assert result["errors"] == errors | {SECTION_OF[key]: error for key, error in errors.items()}
-    for key, value in changes.items():
+    assert result["step_id"] == "fix"
+    assert result["errors"] == errors
+    assert [str(marker) for marker in result["data_schema"].schema] == list(errors)
+    for key in errors:
         typed_back = shown(result, key)
-        assert typed_back == value or (math.isnan(value) and math.isnan(typed_back))
-    assert shown(result, CONF_DETECTOR_MODE) == DETECTOR_HYBRID
+        assert typed_back == typed[key] or (math.isnan(typed[key]) and math.isnan(typed_back))
     assert entry.options == {}
 
-    fixed = {**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_HYBRID}
-    result = await hass.config_entries.options.async_configure(result["flow_id"], filled(fixed))
+    fixed = {key: default_tuning()[key] for key in errors}
+    if "insight_max_characters" in fixed:  # at least the target typed in the first form
+        fixed["insight_max_characters"] = typed["insight_target_characters"]
+    result = await hass.config_entries.options.async_configure(result["flow_id"], fixed)
     await hass.async_block_till_done()
     assert result["type"] is FlowResultType.CREATE_ENTRY
-    assert entry.options == {**fixed, **DEFAULT_OPTIONS}
+    assert entry.options == {**typed, **fixed, **DEFAULT_OPTIONS}
 
 
 @pytest.mark.parametrize(
@@ -464,22 +463,19 @@ async def test_options_errors_keep_the_form_and_recover(
 async def test_options_out_of_range_is_refused(
     hass: HomeAssistant, init_integration: MockConfigEntry, key: str, value: float
 ) -> None:
-    """Values outside a setting's range never reach the entry: the error names the field,
-    its section opens and the others close, so the error is in view after Submit."""
+    """Values outside a setting's range never reach the entry: the field is asked for again
+    alone (a short form: its error is in view after Submit), the error names it."""
     result = await hass.config_entries.options.async_init(init_integration.entry_id)
     result = await hass.config_entries.options.async_configure(
         result["flow_id"],
         filled({**default_tuning(), CONF_DETECTOR_MODE: DETECTOR_CONVERSATE, key: value}),
     )
     assert result["type"] is FlowResultType.FORM
-    assert result["errors"] == {key: f"range_{key}", SECTION_OF[key]: f"range_{key}"}
+    assert result["step_id"] == "fix"
+    assert result["errors"] == {key: f"range_{key}"}
+    assert [str(marker) for marker in result["data_schema"].schema] == [key]
     assert shown(result, key) == value
     assert init_integration.options == {}
-    collapsed = {
-        marker.schema: result["data_schema"].schema[marker].options["collapsed"]
-        for marker in result["data_schema"].schema
-    }
-    assert collapsed == {part.key: part.key != SECTION_OF[key] for part in OPTION_SECTIONS}
 
 
 @pytest.mark.parametrize(
@@ -650,6 +646,9 @@ def test_every_flow_string_is_translated(language: str) -> None:
     assert config["step"]["unreachable"]["menu_options"]["without_model"]
     for error in ("range_insight_cooldown_seconds", "max_below_target"):
         assert options["error"][error]
+    fix = options["step"]["fix"]
+    assert fix["title"] and fix["description"]
+    assert set(fix["data"]) == {option.key for option in OPTION_FIELDS}
     assert set(strings["selector"][CONF_DETECTOR_MODE]["options"]) == set(DETECTOR_MODES)
 
 
