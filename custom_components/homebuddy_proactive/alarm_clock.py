@@ -1,9 +1,10 @@
 """Alarms ring through Home Assistant's clock: one point-in-time timer per stored alarm.
 
 The alarms themselves live in the engine's SQLite file (``engine/assist/alarms/book.py``), so
-they survive restarts; this class re-arms them on setup and fires ``homebuddy_proactive_alarm``
-when one is due. An alarm missed while Home Assistant was down rings late only within a short
-grace period: being woken three hours late helps nobody.
+they survive restarts; this class re-arms them on setup and, when one is due, fires
+``homebuddy_proactive_alarm`` and has it said on a speaker until the person stops it
+(:mod:`.ringing`). An alarm missed while Home Assistant was down rings late only within a
+short grace period: being woken three hours late helps nobody.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .engine.assist import (
     say,
     spoken_time,
 )
+from .ringing import Ring, Ringer
 
 LATE_GRACE: Final = timedelta(minutes=15)
 
@@ -35,10 +37,12 @@ LATE_GRACE: Final = timedelta(minutes=15)
 class AlarmClock:
     """The pending alarms of the entry, each with its timer."""
 
-    def __init__(self, hass: HomeAssistant, book: AlarmBook) -> None:
-        """Bind Home Assistant and the alarm book; nothing is armed before :meth:`async_start`."""
+    def __init__(self, hass: HomeAssistant, book: AlarmBook, ringer: Ringer) -> None:
+        """Bind Home Assistant, the alarm book and the ringer; nothing is armed before
+        :meth:`async_start`."""
         self.hass = hass
         self.book = book
+        self.ringer = ringer
         self._timers: dict[int, CALLBACK_TYPE] = {}
         self._stopped = False
 
@@ -61,6 +65,7 @@ class AlarmClock:
         for unsubscribe in self._timers.values():
             unsubscribe()
         self._timers.clear()
+        self.ringer.async_shutdown()
 
     async def async_add(
         self,
@@ -125,10 +130,22 @@ class AlarmClock:
             await self._ring(alarm, now)
 
     async def _ring(self, alarm: AlarmRecord, now: datetime) -> None:
-        """Fire the alarm event once and mark the alarm as rung."""
+        """Mark the alarm as rung, fire its event once and have it said until stopped."""
         if not await self.book.close_alarm(alarm.id, ALARM_FIRED, now):
             return  # cancelled in the meantime
-        self.hass.bus.async_fire(EVENT_ALARM, alarm_event_data(alarm))
+        data = alarm_event_data(alarm)
+        self.hass.bus.async_fire(EVENT_ALARM, data)
+        await self.ringer.async_ring(
+            Ring(
+                kind="alarm",
+                item_id=alarm.id,
+                client_id=alarm.client_id,
+                message=data["message"],
+                language=alarm.language,
+                device_id=alarm.device_id,
+                data={"time": data["time"], "label": alarm.label},
+            )
+        )
 
 
 def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:

@@ -26,6 +26,7 @@ work is; splitting it would scatter that order over files.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -42,9 +43,12 @@ from homeassistant.util import dt as dt_util
 from .alarm_clock import AlarmClock
 from .const import (
     CONF_ACTIONS_PER_MINUTE,
+    CONF_ALARM_SPEAKER,
     CONF_ALLOWED_DOMAINS,
     CONF_MEMORY_LINKS,
     CONF_NEWS_URL,
+    CONF_RING_REPEAT_SECONDS,
+    CONF_RINGS,
     CONF_WEATHER_ENTITY,
     CONFIRM_DEVICE_CLASSES,
     CONFIRM_DOMAINS,
@@ -76,6 +80,7 @@ from .engine.assist import (
     NewsReader,
     PendingAnswers,
     RepeatTracker,
+    RingAnswer,
     RouterCommand,
     RouterContext,
     RouterFailure,
@@ -92,6 +97,7 @@ from .engine.assist import (
     parse_alarm_time,
     question_key,
     replay_scope,
+    ring_answer,
     said_back,
     say,
     spoken_language,
@@ -101,6 +107,7 @@ from .engine.memory import STORE_EPISODIC, MemoryLinkError, MemoryLinks, told_me
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.proactive.engine import ProactiveEngine
 from .engine.text import detect_language, is_question
+from .ringing import DEFAULT_RING_REPEAT_SECONDS, DEFAULT_RINGS, Ringer
 from .speakers import speaker_client
 from .weather_and_news import async_news_answer, async_weather_answer
 
@@ -211,7 +218,18 @@ class HomeBuddyAssistant:
         self.router = AssistRouter(engine.model)
         self.memory = engine.memory
         self.memory_limit = engine.config.memory_result_limit
-        self.alarms = AlarmClock(hass, AlarmBook(engine.store))
+        self.alarms = AlarmClock(
+            hass,
+            AlarmBook(engine.store),
+            Ringer(
+                hass,
+                speaker=options.get(CONF_ALARM_SPEAKER) or None,
+                repeat_seconds=float(
+                    options.get(CONF_RING_REPEAT_SECONDS, DEFAULT_RING_REPEAT_SECONDS)
+                ),
+                rings=int(options.get(CONF_RINGS, DEFAULT_RINGS)),
+            ),
+        )
         self.links = speaker_links(options.get(CONF_MEMORY_LINKS) or "")
         self.weather_entity: str | None = options.get(CONF_WEATHER_ENTITY) or None
         news_url: str = options.get(CONF_NEWS_URL) or ""
@@ -251,6 +269,8 @@ class HomeBuddyAssistant:
             answer = await self._answer_pending(pending, turn)
             if answer is not None:
                 return answer
+        if self.alarms.ringer.ringing and (reply := ring_answer(text)) is not None:
+            return await self._ring_answer(reply, turn)
         if (alarm := parse_alarm_command(text)) is not None:
             return await self._alarm(alarm, turn)
         if fact := match_memory_save(text):
@@ -364,9 +384,30 @@ class HomeBuddyAssistant:
         except AlarmError as err:
             LOGGER.warning("Alarm not saved: %s", err)
             return say("alarm_failed", turn.language)
-        return say(
-            "alarm_set", turn.language, time=spoken_time(alarm.hour, alarm.minute, turn.language)
-        )
+        spoken = spoken_time(alarm.hour, alarm.minute, turn.language)
+        # Never promise a ring it cannot give: say where it will ring, or that nothing can.
+        if (speaker := self.alarms.ringer.target_name(turn.device_id)) is None:
+            return say("alarm_set_nowhere", turn.language, time=spoken)
+        return say("alarm_set_where", turn.language, time=spoken, speaker=speaker)
+
+    async def _ring_answer(self, answer: RingAnswer, turn: AssistTurn) -> str:
+        """Stop what rings; on a snooze, set each stopped alarm again that many minutes on."""
+        stopped = self.alarms.ringer.async_stop()
+        if answer.snooze_minutes is None:
+            return say("ring_stopped", turn.language)
+        later = AlarmTime(delay=timedelta(minutes=answer.snooze_minutes))
+        for ring in stopped:
+            if ring.kind != "alarm":
+                continue
+            with contextlib.suppress(AlarmError):
+                await self.alarms.async_add(
+                    later,
+                    client_id=ring.client_id,
+                    language=ring.language,
+                    label=str(ring.data.get("label", "")),
+                    device_id=ring.device_id,
+                )
+        return say("ring_snoozed", turn.language, minutes=answer.snooze_minutes)
 
     async def _cancel_alarms(
         self, pending: Sequence[AlarmRecord], command: AlarmCommand, turn: AssistTurn

@@ -72,3 +72,10 @@ CONFIRM_DEVICE_CLASSES: Final = frozenset({"garage_door", "garage", "door", "gat
 ASSIST_CLIENT_ID: Final = HOUSEHOLD_CLIENT_ID
 EVENT_ALARM: Final = "homebuddy_proactive_alarm"
 EVENT_WELLBEING: Final = "homebuddy_proactive_wellbeing"
+# Alarms and reminders are said on a speaker (ringing.py): the options' speaker, how often a
+# ring is said again and how many times; an event when nothing could say it.
+CONF_ALARM_SPEAKER: Final = "alarm_speaker"
+CONF_RING_REPEAT_SECONDS: Final = "ring_repeat_seconds"
+CONF_RINGS: Final = "rings"
+EVENT_ALARM_FAILED: Final = "homebuddy_proactive_alarm_failed"
+EVENT_REMINDER_DUE: Final = "homebuddy_proactive_reminder_due"

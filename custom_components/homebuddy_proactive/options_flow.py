@@ -40,11 +40,14 @@ from homeassistant.helpers.selector import (
 from .const import (
     ASSIST_DOMAINS,
     CONF_ACTIONS_PER_MINUTE,
+    CONF_ALARM_SPEAKER,
     CONF_ALLOWED_DOMAINS,
     CONF_DETECTOR_MODE,
     CONF_EMBEDDING_MODEL,
     CONF_MEMORY_LINKS,
     CONF_NEWS_URL,
+    CONF_RING_REPEAT_SECONDS,
+    CONF_RINGS,
     CONF_URL,
     CONF_WEATHER_ENTITY,
     DEFAULT_ACTIONS_PER_MINUTE,
@@ -62,6 +65,7 @@ from .engine.const import DETECTOR_CONVERSATE, DETECTOR_MODES
 from .engine.llm import ModelUnavailableError
 from .engine.memory import MemoryLinkError, MemoryLinks
 from .model_choice import EMBEDDING, async_list_models
+from .ringing import DEFAULT_RING_REPEAT_SECONDS, DEFAULT_RINGS, MEDIA_PLAYER, SATELLITE
 
 MAX_MODEL_NAME: Final = 200
 DETECTOR_MODE_SELECTOR: Final = SelectSelector(
@@ -111,10 +115,10 @@ def _allowed_domains(value: Any) -> list[str]:
     return [domain for domain in ASSIST_DOMAINS if domain in chosen]
 
 
-def _actions_per_minute(value: Any) -> int:
-    """Return a whole number of actions a minute between 1 and 60 (the selector gave a number)."""
+def _whole_number(low: int, high: int, value: Any) -> int:
+    """Return a whole number from ``low`` to ``high`` (the selector gave a number)."""
     number = float(value)
-    if not (1 <= number <= 60 and number == int(number)):
+    if not (low <= number <= high and number == int(number)):
         raise ConfigError("out of range")
     return int(number)
 
@@ -267,7 +271,7 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
         selector=FormNumberSelector(
             NumberSelectorConfig(min=1, max=60, step=1, mode=NumberSelectorMode.BOX)
         ),
-        validate=_actions_per_minute,
+        validate=partial(_whole_number, 1, 60),
         range=(1, 60),
     ),
     OptionField(
@@ -275,6 +279,32 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
         default="",
         selector=EntitySelector(EntitySelectorConfig(domain="weather")),
         required=False,
+    ),
+    OptionField(
+        key=CONF_ALARM_SPEAKER,
+        default="",
+        selector=EntitySelector(EntitySelectorConfig(domain=[MEDIA_PLAYER, SATELLITE])),
+        required=False,
+    ),
+    OptionField(
+        key=CONF_RING_REPEAT_SECONDS,
+        default=DEFAULT_RING_REPEAT_SECONDS,
+        selector=FormNumberSelector(
+            NumberSelectorConfig(
+                min=10, max=600, step=1, mode=NumberSelectorMode.BOX, unit_of_measurement="s"
+            )
+        ),
+        validate=partial(_whole_number, 10, 600),
+        range=(10, 600),
+    ),
+    OptionField(
+        key=CONF_RINGS,
+        default=DEFAULT_RINGS,
+        selector=FormNumberSelector(
+            NumberSelectorConfig(min=1, max=20, step=1, mode=NumberSelectorMode.BOX)
+        ),
+        validate=partial(_whole_number, 1, 20),
+        range=(1, 20),
     ),
     OptionField(
         key=CONF_NEWS_URL,
@@ -339,6 +369,9 @@ OPTION_SECTIONS: Final[tuple[OptionSection, ...]] = (
         fields=(
             CONF_ALLOWED_DOMAINS,
             CONF_ACTIONS_PER_MINUTE,
+            CONF_ALARM_SPEAKER,
+            CONF_RING_REPEAT_SECONDS,
+            CONF_RINGS,
             CONF_WEATHER_ENTITY,
             CONF_NEWS_URL,
             CONF_MEMORY_LINKS,

@@ -47,6 +47,17 @@ from custom_components.homebuddy_proactive.const import (
 )
 from tests.fake_ollama import FakeOllama, FakeReply
 
+# No satellite and no speaker in these homes: Assist says the alarm is noted and that nothing
+# can ring it yet.
+NOWHERE_FR = (
+    "C'est noté pour {time}, mais aucun haut-parleur ne pourra la faire entendre : "
+    "choisissez-en un dans les options de HomeBuddy Proactive, rubrique Assist."
+)
+NOWHERE_EN = (
+    "Noted for {time}, but no speaker can ring it: choose one in the HomeBuddy Proactive "
+    "options, under Assist."
+)
+
 LOGBOOK_ENTRY = "logbook_entry"
 
 
@@ -214,7 +225,7 @@ async def test_selectable_in_an_assist_pipeline(
             events[message["event"]["type"]] = message["event"]["data"]
     assert events["intent-start"]["engine"] == agent_id(hass, entry)
     speech = events["intent-end"]["intent_output"]["response"]["speech"]["plain"]["speech"]
-    assert speech == "C'est noté, l'alarme sonnera à 7 heures 30."
+    assert speech == NOWHERE_FR.format(time="7 heures 30")
 
 
 async def test_french_end_to_end_chat(
@@ -325,7 +336,7 @@ async def test_alarm_fast_path_rings_at_its_time_without_the_model(
     entry = await setup_assist()
     rings = async_capture_events(hass, EVENT_ALARM)
     reply = await ask(hass, entry, "Alarm : 07:30", device_id="satellite-kitchen")
-    assert reply.speech == "C'est noté, l'alarme sonnera à 7 heures 30."
+    assert reply.speech == NOWHERE_FR.format(time="7 heures 30")
     assert fake_ollama.chat_count == 0
 
     (alarm,) = await list_alarms(hass)
@@ -363,7 +374,7 @@ async def test_the_same_alarm_is_not_set_twice(
     entry = await setup_assist()
     answers = [(await ask(hass, entry, "Alarm : 07:30")).speech for _ in range(3)]
     assert answers == [
-        "C'est noté, l'alarme sonnera à 7 heures 30.",
+        NOWHERE_FR.format(time="7 heures 30"),
         "Vous avez déjà une alarme à 7 heures 30.",
         "Vous avez déjà une alarme à 7 heures 30.",
     ]
@@ -399,10 +410,10 @@ async def test_spoken_alarms_are_set_listed_and_cancelled(
     """French and English phrasings set, list and cancel alarms, all without the model."""
     entry = await setup_assist()
     assert (await ask(hass, entry, "réveille-moi à 7 heures")).speech == (
-        "C'est noté, l'alarme sonnera à 7 heures."
+        NOWHERE_FR.format(time="7 heures")
     )
     assert (await ask(hass, entry, "set an alarm for 8:15 pm", language="en")).speech == (
-        "All right, the alarm will ring at 8:15 PM."
+        NOWHERE_EN.format(time="8:15 PM")
     )
     assert (await ask(hass, entry, "quelles alarmes ?")).speech == (
         "Vous avez 2 alarmes : 7 heures et 20 heures 15."
@@ -456,7 +467,7 @@ async def test_alarm_questions_wait_for_the_answer(
     assert question.speech == "À quelle heure voulez-vous l'alarme ?"
     assert question.continue_conversation
     answer = await ask(hass, entry, "à 6h30", conversation_id=question.conversation_id)
-    assert answer.speech == "C'est noté, l'alarme sonnera à 6 heures 30."
+    assert answer.speech == NOWHERE_FR.format(time="6 heures 30")
     await ask(hass, entry, "Alarm : 9:00")
 
     which = await ask(hass, entry, "annule mon alarme")
@@ -479,7 +490,7 @@ async def test_model_can_set_an_alarm_too(
     entry = await setup_assist()
     fake_ollama.queue({"command": "alarm", "time": "06:15"})
     reply = await ask(hass, entry, "demain j'aimerais être debout tôt, vers six heures et quart")
-    assert reply.speech == "C'est noté, l'alarme sonnera à 6 heures 15."
+    assert reply.speech == NOWHERE_FR.format(time="6 heures 15")
     assert fake_ollama.chat_count == 1
     assert [a["time"] for a in await list_alarms(hass)] == ["06:15"]
 

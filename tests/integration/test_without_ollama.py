@@ -40,6 +40,17 @@ from tests.fake_ollama import FakeOllama, answer_questions
 
 from .conftest import config_entry, set_up_entry
 
+# No satellite and no speaker in these homes: Assist says the alarm is noted and that nothing
+# can ring it yet.
+NOWHERE_FR = (
+    "C'est noté pour {time}, mais aucun haut-parleur ne pourra la faire entendre : "
+    "choisissez-en un dans les options de HomeBuddy Proactive, rubrique Assist."
+)
+NOWHERE_EN = (
+    "Noted for {time}, but no speaker can ring it: choose one in the HomeBuddy Proactive "
+    "options, under Assist."
+)
+
 OLLAMA = "binary_sensor.homebuddy_proactive_ollama"
 
 
@@ -126,7 +137,7 @@ async def test_a_first_day_without_ollama_then_with_it(
 
     # Assist's fast paths: an alarm is armed and rings; a memory is kept and recalled.
     rings = async_capture_events(hass, EVENT_ALARM)
-    assert await _ask(hass, entry, "Alarm : 07:30") == "C'est noté, l'alarme sonnera à 7 heures 30."
+    assert await _ask(hass, entry, "Alarm : 07:30") == NOWHERE_FR.format(time="7 heures 30")
     response = await hass.services.async_call(
         DOMAIN, "list_alarms", {}, blocking=True, return_response=True
     )

@@ -27,10 +27,12 @@ from .alarms import (
     AlarmExistsError,
     AlarmRecord,
     AlarmTime,
+    RingAnswer,
     alarm_label,
     matching_alarms,
     parse_alarm_command,
     parse_alarm_time,
+    ring_answer,
     same_alarm,
 )
 from .confirm import PendingAnswers, confirmation_answer
@@ -117,6 +119,7 @@ __all__ = [
     "NewsUnavailableError",
     "PendingAnswers",
     "RepeatTracker",
+    "RingAnswer",
     "RouterCommand",
     "RouterContext",
     "RouterFailure",
@@ -141,6 +144,7 @@ __all__ = [
     "parse_feed",
     "question_key",
     "replay_scope",
+    "ring_answer",
     "said_back",
     "same_alarm",
     "say",

@@ -23,7 +23,8 @@ from .model import (
     AlarmRecord,
     AlarmTime,
 )
-from .parse import parse_alarm_time
+from .parse import minutes_said, parse_alarm_time
+from .ringing import DEFAULT_SNOOZE_MINUTES, RingAnswer, ring_answer
 
 __all__ = [
     "ALARM_CANCELLED",
@@ -31,6 +32,7 @@ __all__ = [
     "ALARM_MISSED",
     "ALARM_PENDING",
     "ALARM_STATUSES",
+    "DEFAULT_SNOOZE_MINUTES",
     "MAX_LABEL_CHARACTERS",
     "MAX_PENDING_ALARMS",
     "SEED_PREFIX",
@@ -41,9 +43,12 @@ __all__ = [
     "AlarmExistsError",
     "AlarmRecord",
     "AlarmTime",
+    "RingAnswer",
     "alarm_label",
     "matching_alarms",
+    "minutes_said",
     "parse_alarm_command",
     "parse_alarm_time",
+    "ring_answer",
     "same_alarm",
 ]

@@ -361,3 +361,15 @@ def starts_with_time(flat: str) -> bool:
     # A number word that is no time ("pour une visite") does not end a label.
     match = _TIME_RE.match("a " + rest)
     return match is not None and _time_from_match(match, "a " + rest) is not None
+
+
+_MINUTES_SAID_RE: Final = compile_folded(
+    rf"(?P<n>\d{{1,3}}){_WORD_MARK}?(?:\s+(?:more|extra|de\s+plus|ακομα|ακομη))?"
+    r"\s*(?:minutes?|mins?|mn|λεπτα|λεπτο)\b"
+)
+
+
+def minutes_said(text: str) -> int | None:
+    """The number of minutes said ("encore dix minutes": 10, "5 more minutes": 5), if any."""
+    match = _MINUTES_SAID_RE.search(_prepare(text))
+    return int(match["n"]) if match else None

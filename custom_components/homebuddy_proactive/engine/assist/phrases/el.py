@@ -19,6 +19,20 @@ PHRASEBOOK: Final = Phrasebook(
             "Συγγνώμη, δεν μπορώ να σκεφτώ αυτή τη στιγμή. Δοκιμάστε ξανά σε λίγο."
         ),
         "alarm_set": "Εντάξει, το ξυπνητήρι θα χτυπήσει στις {time}.",
+        "alarm_set_where": "Έγινε, το ξυπνητήρι θα χτυπήσει στις {time} στο {speaker}.",
+        "alarm_set_nowhere": (
+            "Το σημείωσα για τις {time}, αλλά κανένα ηχείο δεν μπορεί να το παίξει: επιλέξτε "
+            "ένα στις ρυθμίσεις του HomeBuddy Proactive, στην ενότητα Assist."
+        ),
+        "ring_stopped": "Εντάξει, σταματάω.",
+        "ring_snoozed": "Εντάξει, θα χτυπήσει ξανά σε {minutes} λεπτά.",
+        "ring_nothing": "Τίποτα δεν χτυπάει αυτή τη στιγμή.",
+        "ring_failed_title": "HomeBuddy: ένα ξυπνητήρι ή μια υπενθύμιση δεν ακούστηκε",
+        "ring_failed_no_speaker": (
+            "Δεν έχει επιλεγεί ηχείο για ξυπνητήρια και υπενθυμίσεις "
+            "(HomeBuddy Proactive → Ρύθμιση → Assist)."
+        ),
+        "ring_failed_speaker": "Το {speaker} δεν μπόρεσε να το πει ({error}).",
         "alarm_exists": "Έχετε ήδη ξυπνητήρι στις {time}.",
         "alarm_ringing": "Είναι {time}. Ώρα για το ξυπνητήρι σας.",
         "alarm_ask_time": "Τι ώρα να χτυπήσει το ξυπνητήρι;",

@@ -19,6 +19,20 @@ PHRASEBOOK: Final = Phrasebook(
         "fallback_invalid": ("Sorry, I didn't quite understand. Could you say it another way?"),
         "model_unavailable": ("Sorry, I can't think right now. Please try again in a moment."),
         "alarm_set": "All right, the alarm will ring at {time}.",
+        "alarm_set_where": "All right, the alarm will ring at {time} on {speaker}.",
+        "alarm_set_nowhere": (
+            "Noted for {time}, but no speaker can ring it: choose one in the HomeBuddy "
+            "Proactive options, under Assist."
+        ),
+        "ring_stopped": "All right, I'll stop.",
+        "ring_snoozed": "All right, I'll ring again in {minutes} minutes.",
+        "ring_nothing": "Nothing is ringing right now.",
+        "ring_failed_title": "HomeBuddy: an alarm or reminder was not heard",
+        "ring_failed_no_speaker": (
+            "No speaker is chosen for alarms and reminders "
+            "(HomeBuddy Proactive → Configure → Assist)."
+        ),
+        "ring_failed_speaker": "{speaker} could not say it ({error}).",
         "alarm_exists": "You already have an alarm at {time}.",
         "alarm_ringing": "It's {time}. This is your alarm.",
         "alarm_ask_time": "What time should the alarm ring?",

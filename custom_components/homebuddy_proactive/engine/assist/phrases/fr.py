@@ -24,6 +24,20 @@ PHRASEBOOK: Final = Phrasebook(
             "Désolé, je n'arrive pas à réfléchir pour le moment. Réessayez dans un instant."
         ),
         "alarm_set": "C'est noté, l'alarme sonnera à {time}.",
+        "alarm_set_where": "C'est noté, l'alarme sonnera à {time} sur {speaker}.",
+        "alarm_set_nowhere": (
+            "C'est noté pour {time}, mais aucun haut-parleur ne pourra la faire entendre : "
+            "choisissez-en un dans les options de HomeBuddy Proactive, rubrique Assist."
+        ),
+        "ring_stopped": "D'accord, j'arrête.",
+        "ring_snoozed": "D'accord, je sonne à nouveau dans {minutes} minutes.",
+        "ring_nothing": "Rien ne sonne en ce moment.",
+        "ring_failed_title": "HomeBuddy : une alarme ou un rappel n'a pas été entendu",
+        "ring_failed_no_speaker": (
+            "Aucun haut-parleur n'est choisi pour les alarmes et les rappels "
+            "(HomeBuddy Proactive → Configurer → Assist)."
+        ),
+        "ring_failed_speaker": "{speaker} n'a pas pu le dire ({error}).",
         "alarm_exists": "Vous avez déjà une alarme à {time}.",
         "alarm_ringing": "Il est {time}. C'est l'heure de votre alarme.",
         "alarm_ask_time": "À quelle heure voulez-vous l'alarme ?",

@@ -48,6 +48,8 @@ NO_PHRASES: Final = _phrases(v.no_phrases for v in VOCABULARIES)
 YES_DESPITE_NO: Final = _phrases(v.yes_despite_no for v in VOCABULARIES)
 UNSURE_PHRASES: Final = _phrases(v.unsure_phrases for v in VOCABULARIES)
 FILLERS: Final = _words(v.fillers for v in VOCABULARIES)
+STOP_PHRASES: Final = _phrases(v.stop_phrases for v in VOCABULARIES)
+SNOOZE_PHRASES: Final = _phrases(v.snooze_phrases for v in VOCABULARIES)
 # Words of the moment, and the weekdays ("nous sommes lundi"): folded, some of several words.
 MOMENT_WORDS: Final = tuple(
     dict.fromkeys(
@@ -65,6 +67,8 @@ __all__ = [
     "NO_PHRASES",
     "NUMBER_TENS",
     "NUMBER_UNITS",
+    "SNOOZE_PHRASES",
+    "STOP_PHRASES",
     "UNSURE_PHRASES",
     "VOCABULARIES",
     "WEEKDAYS",

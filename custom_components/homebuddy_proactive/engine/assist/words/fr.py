@@ -159,4 +159,27 @@ VOCABULARY: Final = Vocabulary(
     ),
     fillers=frozenset({"euh", "heu", "euhh", "hum", "hmm", "ben", "bah", "mais", "ah", "oh"})
     | frozenset({"eh", "alors", "bon"}),
+    stop_phrases=(
+        "stop",
+        "arrête",
+        "arrêtez",
+        "arrête-toi",
+        "c'est bon",
+        "ça suffit",
+        "je suis réveillé",
+        "je suis réveillée",
+        "je suis debout",
+        "merci c'est bon",
+        "silence",
+        "tais-toi",
+        "coupe",
+    ),
+    snooze_phrases=(
+        "encore",
+        "snooze",
+        "rappelle-moi plus tard",
+        "plus tard",
+        "répète plus tard",
+        "dans un moment",
+    ),
 )

@@ -32,3 +32,7 @@ class Vocabulary:
     unsure_phrases: tuple[str, ...] = ()
     # Hesitations said before the answer ("euh, oui").
     fillers: frozenset[str] = frozenset()
+    # While an alarm or reminder rings: what stops it ("arrête", "je suis réveillée") and what
+    # asks for it again later ("encore dix minutes", "snooze"; a number said is the minutes).
+    stop_phrases: tuple[str, ...] = ()
+    snooze_phrases: tuple[str, ...] = ()
