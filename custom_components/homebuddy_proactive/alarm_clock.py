@@ -9,7 +9,7 @@ short grace period: being woken three hours late helps nobody.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Final
@@ -18,31 +18,51 @@ from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers.event import async_track_point_in_utc_time
 from homeassistant.util import dt as dt_util
 
-from .const import EVENT_ALARM, LOGGER
+from .const import EVENT_ALARM, EVENT_REMINDER_DUE, LOGGER
 from .engine.assist import (
     ALARM_CANCELLED,
     ALARM_FIRED,
     ALARM_MISSED,
+    KIND_ALARM,
+    KIND_REMINDER,
+    REPEAT_WEEKLY,
     AlarmBook,
+    AlarmError,
     AlarmRecord,
     AlarmTime,
     say,
+    spoken_language,
     spoken_time,
 )
+from .engine.memory.card_person import address_user
 from .ringing import Ring, Ringer
 
 LATE_GRACE: Final = timedelta(minutes=15)
+# A reminder missed while Home Assistant was down still comes back, late, within this window
+# (the medication of the evening is worth hearing about the next morning).
+REMINDER_LATE_GRACE: Final = timedelta(hours=12)
+
+# The glasses' side of a due reminder: (client id, card text, language, late card text) → the
+# sockets it reached (the engine keeps it for the client's next socket when none is open).
+DeliverToGlasses = Callable[[str, str, str, str], Awaitable[int]]
 
 
 class AlarmClock:
     """The pending alarms of the entry, each with its timer."""
 
-    def __init__(self, hass: HomeAssistant, book: AlarmBook, ringer: Ringer) -> None:
-        """Bind Home Assistant, the alarm book and the ringer; nothing is armed before
-        :meth:`async_start`."""
+    def __init__(
+        self,
+        hass: HomeAssistant,
+        book: AlarmBook,
+        ringer: Ringer,
+        glasses: DeliverToGlasses | None = None,
+    ) -> None:
+        """Bind Home Assistant, the alarm book, the ringer and the glasses' delivery;
+        nothing is armed before :meth:`async_start`."""
         self.hass = hass
         self.book = book
         self.ringer = ringer
+        self.glasses = glasses
         self._timers: dict[int, CALLBACK_TYPE] = {}
         self._stopped = False
 
@@ -50,9 +70,10 @@ class AlarmClock:
         """Arm every pending alarm; ring late ones within the grace period, skip older ones."""
         now = dt_util.utcnow()
         for alarm in await self.book.pending():
+            grace = REMINDER_LATE_GRACE if alarm.kind == KIND_REMINDER else LATE_GRACE
             if alarm.fire_at > now:
                 self._arm(alarm)
-            elif now - alarm.fire_at <= LATE_GRACE:
+            elif now - alarm.fire_at <= grace:
                 await self._ring(alarm, now)
             else:
                 LOGGER.info("Alarm %s was due while Home Assistant was stopped", alarm.id)
@@ -75,8 +96,11 @@ class AlarmClock:
         language: str,
         label: str = "",
         device_id: str | None = None,
+        kind: str = KIND_ALARM,
+        repeat: str = "",
     ) -> AlarmRecord:
-        """Store an alarm for the next occurrence of ``when`` (home time zone) and arm it.
+        """Store an alarm (or a reminder of ``label``) for the next occurrence of ``when``
+        (home time zone, so a daily 8:00 stays 8:00 across a change of summer time) and arm it.
 
         Raises ``AlarmExistsError`` (nothing stored, nothing armed) when the same alarm is
         already pending, whoever asks for it.
@@ -93,6 +117,8 @@ class AlarmClock:
             created_at=now,
             label=label,
             device_id=device_id,
+            kind=kind,
+            repeat=repeat,
         )
         self._arm(alarm)
         return alarm
@@ -130,22 +156,57 @@ class AlarmClock:
             await self._ring(alarm, now)
 
     async def _ring(self, alarm: AlarmRecord, now: datetime) -> None:
-        """Mark the alarm as rung, fire its event once and have it said until stopped."""
+        """Mark the alarm as rung, fire its event once and have it said until stopped; a
+        reminder also goes to the glasses, and a repeated one is set for its next time."""
         if not await self.book.close_alarm(alarm.id, ALARM_FIRED, now):
             return  # cancelled in the meantime
-        data = alarm_event_data(alarm)
-        self.hass.bus.async_fire(EVENT_ALARM, data)
+        if alarm.repeat:
+            await self._repeat(alarm)
+        if alarm.kind == KIND_REMINDER:
+            data = reminder_event_data(alarm)
+            self.hass.bus.async_fire(EVENT_REMINDER_DUE, data)
+            late = now - alarm.fire_at > timedelta(minutes=1)
+            if self.glasses is not None:
+                local = dt_util.as_local(alarm.fire_at)
+                late_text = say(
+                    "reminder_late",
+                    alarm.language,
+                    time=spoken_time(local.hour, local.minute, alarm.language),
+                    what=data["text"],
+                )
+                card = late_text if late else data["message"]
+                await self.glasses(alarm.client_id, card, alarm.language, late_text)
+        else:
+            data = alarm_event_data(alarm)
+            self.hass.bus.async_fire(EVENT_ALARM, data)
         await self.ringer.async_ring(
             Ring(
-                kind="alarm",
+                kind=alarm.kind,
                 item_id=alarm.id,
                 client_id=alarm.client_id,
                 message=data["message"],
                 language=alarm.language,
                 device_id=alarm.device_id,
-                data={"time": data["time"], "label": alarm.label},
+                data={"label": alarm.label, "repeat": alarm.repeat},
             )
         )
+
+    async def _repeat(self, alarm: AlarmRecord) -> None:
+        """Set a repeated alarm or reminder for its next time (the same wall-clock time)."""
+        local = dt_util.as_local(alarm.fire_at)
+        weekday = local.weekday() if alarm.repeat == REPEAT_WEEKLY else None
+        try:
+            await self.async_add(
+                AlarmTime(hour=local.hour, minute=local.minute, weekday=weekday),
+                client_id=alarm.client_id,
+                language=alarm.language,
+                label=alarm.label,
+                device_id=alarm.device_id,
+                kind=alarm.kind,
+                repeat=alarm.repeat,
+            )
+        except AlarmError as err:
+            LOGGER.warning("The next %s of %s was not set: %s", alarm.kind, alarm.id, err)
 
 
 def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:
@@ -162,4 +223,20 @@ def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:
             alarm.language,
             time=spoken_time(alarm.hour, alarm.minute, alarm.language),
         ),
+    }
+
+
+def reminder_event_data(alarm: AlarmRecord) -> dict[str, Any]:
+    """Data of the ``homebuddy_proactive_reminder_due`` event: who, what, in which language,
+    when it was due."""
+    what = address_user(alarm.label, spoken_language(alarm.language))
+    return {
+        "reminder_id": alarm.id,
+        "client_id": alarm.client_id,
+        "text": what,
+        "language": alarm.language,
+        "due": alarm.fire_at.isoformat(),
+        "repeat": alarm.repeat,
+        "device_id": alarm.device_id,
+        "message": say("reminder_ringing", alarm.language, what=what),
     }

@@ -66,6 +66,7 @@ from .engine.assist import (
     COMMAND_NEWS,
     COMMAND_SERVICE,
     COMMAND_WEATHER,
+    KIND_REMINDER,
     REPEATED_QUESTION,
     SERVICE_INTENTS,
     ActionRateLimiter,
@@ -79,6 +80,7 @@ from .engine.assist import (
     AssistRouter,
     NewsReader,
     PendingAnswers,
+    ReminderRequest,
     RepeatTracker,
     RingAnswer,
     RouterCommand,
@@ -95,7 +97,9 @@ from .engine.assist import (
     matching_alarms,
     parse_alarm_command,
     parse_alarm_time,
+    parse_reminder_request,
     question_key,
+    reminder_when,
     replay_scope,
     ring_answer,
     said_back,
@@ -105,6 +109,7 @@ from .engine.assist import (
 )
 from .engine.memory import STORE_EPISODIC, MemoryLinkError, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
+from .engine.memory.card_person import address_user
 from .engine.proactive.engine import ProactiveEngine
 from .engine.text import detect_language, is_question
 from .ringing import DEFAULT_RING_REPEAT_SECONDS, DEFAULT_RINGS, Ringer
@@ -221,7 +226,8 @@ class HomeBuddyAssistant:
         self.alarms = AlarmClock(
             hass,
             AlarmBook(engine.store),
-            Ringer(
+            glasses=engine.deliver_scheduled,
+            ringer=Ringer(
                 hass,
                 speaker=options.get(CONF_ALARM_SPEAKER) or None,
                 repeat_seconds=float(
@@ -271,6 +277,8 @@ class HomeBuddyAssistant:
                 return answer
         if self.alarms.ringer.ringing and (reply := ring_answer(text)) is not None:
             return await self._ring_answer(reply, turn)
+        if (reminder := parse_reminder_request(text)) is not None:
+            return await self._reminder(reminder, turn)
         if (alarm := parse_alarm_command(text)) is not None:
             return await self._alarm(alarm, turn)
         if fact := match_memory_save(text):
@@ -390,15 +398,55 @@ class HomeBuddyAssistant:
             return say("alarm_set_nowhere", turn.language, time=spoken)
         return say("alarm_set_where", turn.language, time=spoken, speaker=speaker)
 
+    async def _reminder(self, request: ReminderRequest, turn: AssistTurn) -> str:
+        """A timed reminder is set to ring (and reach the glasses) at its time; one without a
+        time is remembered. The answer says when, what, and where it will be said."""
+        lang = turn.language
+        what = address_user(request.what, spoken_language(lang))
+        if request.when is None:
+            try:
+                await self.memory.remember(
+                    self._client(turn), "reminder", request.what, importance=0.7, source="assist"
+                )
+            except MemoryRequestError as err:
+                LOGGER.warning("Reminder not saved: %s", err)
+                return say("memory_failed", lang)
+            return say("reminder_saved", lang, what=what)
+        try:
+            reminder = await self.alarms.async_add(
+                request.when,
+                client_id=self._client(turn),
+                language=lang,
+                label=request.what,
+                device_id=turn.device_id,
+                kind=KIND_REMINDER,
+                repeat=request.repeat,
+            )
+        except AlarmExistsError as err:
+            reminder = err.existing  # said twice: one reminder, confirmed again
+        except AlarmError as err:
+            LOGGER.warning("Reminder not saved: %s", err)
+            return say("memory_failed", lang)
+        when = reminder_when(
+            dt_util.as_local(reminder.fire_at),
+            dt_util.now(),
+            request.repeat,
+            lang,
+            lambda hour, minute: spoken_time(hour, minute, lang),
+        )
+        if (speaker := self.alarms.ringer.target_name(turn.device_id)) is None:
+            return say("reminder_set_nowhere", lang, when=when, what=what)
+        return say("reminder_set_where", lang, when=when, what=what, speaker=speaker)
+
     async def _ring_answer(self, answer: RingAnswer, turn: AssistTurn) -> str:
-        """Stop what rings; on a snooze, set each stopped alarm again that many minutes on."""
+        """Stop what rings; on a snooze, set each stopped alarm or reminder again that many
+        minutes on."""
         stopped = self.alarms.ringer.async_stop()
         if answer.snooze_minutes is None:
             return say("ring_stopped", turn.language)
         later = AlarmTime(delay=timedelta(minutes=answer.snooze_minutes))
         for ring in stopped:
-            if ring.kind != "alarm":
-                continue
+            # Said again later, once (a repeated reminder keeps its own next time).
             with contextlib.suppress(AlarmError):
                 await self.alarms.async_add(
                     later,
@@ -406,6 +454,7 @@ class HomeBuddyAssistant:
                     language=ring.language,
                     label=str(ring.data.get("label", "")),
                     device_id=ring.device_id,
+                    kind=ring.kind,
                 )
         return say("ring_snoozed", turn.language, minutes=answer.snooze_minutes)
 

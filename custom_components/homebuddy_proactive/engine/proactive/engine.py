@@ -22,9 +22,11 @@ from ..const import DETECTOR_HEURISTIC
 from ..llm import OllamaModel, SharedPrefix
 from ..memory import MemoryEngine, weights_from_config
 from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord
+from ..text.cards import shape_card
 from .connection import DEDUPE_HORIZON, Connection, Send
 from .detector import ProactiveDetector
 from .prompt import prefix_messages
+from .scheduled import WaitingCard, WaitingCards
 from .session import (
     RecentCard,
     SessionState,
@@ -37,6 +39,9 @@ MAX_SESSIONS: Final = 1000
 # A session ends when its last socket closed this long ago and none came back (glasses
 # reconnect within seconds): its open episode is then closed and summarised.
 SESSION_END_SECONDS: Final = 120.0
+# A reminder that comes due is a card the glasses did not ask for.
+SCHEDULED_INTENT: Final = "reminder"
+SCHEDULED_SOURCE: Final = "scheduled"
 
 
 def utcnow() -> datetime:
@@ -160,6 +165,7 @@ class ProactiveEngine:
         self._connections: set[Connection] = set()
         self._insight_listeners: list[Callable[[Insight], None]] = []
         self._state_listeners: list[Callable[[], None]] = []
+        self._waiting = WaitingCards()
 
     # -- listeners ---------------------------------------------------------------------------
 
@@ -310,7 +316,37 @@ class ProactiveEngine:
         self.stats.open_connections = len(self._connections)
         self._notify_state()
         await connection.start()
+        for card in self._waiting.take(client_id, self.clock()):
+            await self._show_scheduled(connection, card.late_text, card.language)
         return connection
+
+    async def deliver_scheduled(
+        self, client_id: str, text: str, language: str, late_text: str
+    ) -> int:
+        """Show a due reminder (intent ``reminder``, source ``scheduled``) on every open socket
+        of ``client_id``; return how many. With none open, it waits for the client's next
+        socket (``scheduled.GRACE``) and is shown there once as ``late_text``."""
+        sockets = [c for c in self._connections if c.client_id == client_id]
+        for connection in sockets:
+            await self._show_scheduled(connection, text, language)
+        if not sockets:
+            self._waiting.keep(client_id, WaitingCard(late_text, language, self.clock()))
+        return len(sockets)
+
+    async def _show_scheduled(self, connection: Connection, text: str, language: str) -> None:
+        await self.emit(
+            connection,
+            text=shape_card(
+                text,
+                target=self.config.insight_target_characters,
+                maximum=self.config.insight_max_characters,
+            ),
+            intent=SCHEDULED_INTENT,
+            confidence=1.0,
+            source=SCHEDULED_SOURCE,
+            event_id=None,
+            language=language,
+        )
 
     def _disconnected(self, connection: Connection) -> None:
         if connection in self._connections:

@@ -24,3 +24,10 @@ ALARM_SCHEMA_V4: Final[tuple[str, ...]] = (
     )""",
     "CREATE INDEX alarms_status ON alarms (status, fire_at)",
 )
+
+# v16: timed reminders ring like alarms ("rappelle-moi de prendre mes médicaments à 20 heures"):
+# a row says which it is, and how it repeats ("" once, "daily", "weekly").
+ALARM_SCHEMA_V16: Final[tuple[str, ...]] = (
+    "ALTER TABLE alarms ADD COLUMN kind TEXT NOT NULL DEFAULT 'alarm'",
+    "ALTER TABLE alarms ADD COLUMN repeat TEXT NOT NULL DEFAULT ''",
+)

@@ -46,7 +46,7 @@ from typing import Final, TypeVar
 
 import aiosqlite
 
-from .alarm_schema import ALARM_SCHEMA_V4
+from .alarm_schema import ALARM_SCHEMA_V4, ALARM_SCHEMA_V16
 from .auth_sessions import AuthSessionTable
 from .commits import GroupCommit, in_thread
 from .insights import InsightTables
@@ -198,6 +198,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (*MEMORY_SCHEMA_V14, *TRANSCRIPT_SCHEMA_V14),
     # v15: a final writes one page fewer (its episode's turns are copied when it closes).
     (*MEMORY_SCHEMA_V15, *TRANSCRIPT_SCHEMA_V15),
+    # v16: timed reminders, once or repeated, ring like alarms.
+    ALARM_SCHEMA_V16,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 # The version that adds short-term memory (``memory_turns``).

@@ -16,14 +16,19 @@ from .model import (
     ALARM_MISSED,
     ALARM_PENDING,
     ALARM_STATUSES,
+    KIND_ALARM,
+    KIND_REMINDER,
     MAX_LABEL_CHARACTERS,
     MAX_PENDING_ALARMS,
+    REPEAT_DAILY,
+    REPEAT_WEEKLY,
     AlarmAction,
     AlarmCommand,
     AlarmRecord,
     AlarmTime,
 )
 from .parse import minutes_said, parse_alarm_time
+from .reminders import DEFAULT_HOURS, ReminderRequest, parse_reminder_request, reminder_when
 from .ringing import DEFAULT_SNOOZE_MINUTES, RingAnswer, ring_answer
 
 __all__ = [
@@ -32,9 +37,14 @@ __all__ = [
     "ALARM_MISSED",
     "ALARM_PENDING",
     "ALARM_STATUSES",
+    "DEFAULT_HOURS",
     "DEFAULT_SNOOZE_MINUTES",
+    "KIND_ALARM",
+    "KIND_REMINDER",
     "MAX_LABEL_CHARACTERS",
     "MAX_PENDING_ALARMS",
+    "REPEAT_DAILY",
+    "REPEAT_WEEKLY",
     "SEED_PREFIX",
     "AlarmAction",
     "AlarmBook",
@@ -43,12 +53,15 @@ __all__ = [
     "AlarmExistsError",
     "AlarmRecord",
     "AlarmTime",
+    "ReminderRequest",
     "RingAnswer",
     "alarm_label",
     "matching_alarms",
     "minutes_said",
     "parse_alarm_command",
     "parse_alarm_time",
+    "parse_reminder_request",
+    "reminder_when",
     "ring_answer",
     "same_alarm",
 ]

@@ -16,14 +16,19 @@ from ...text.normalize import fold
 from .model import (
     ALARM_PENDING,
     ALARM_STATUSES,
+    KIND_ALARM,
+    KIND_REMINDER,
     MAX_LABEL_CHARACTERS,
     MAX_PENDING_ALARMS,
+    MAX_REMINDER_CHARACTERS,
+    REPEATS,
     AlarmRecord,
     AlarmTime,
 )
 
 _COLUMNS: Final = (
-    "id, client_id, hour, minute, fire_at, label, language, status, created_at, device_id"
+    "id, client_id, hour, minute, fire_at, label, language, status, created_at, device_id,"
+    " kind, repeat"
 )
 
 
@@ -59,16 +64,22 @@ class AlarmBook:
         created_at: datetime,
         label: str = "",
         device_id: str | None = None,
+        kind: str = KIND_ALARM,
+        repeat: str = "",
     ) -> AlarmRecord:
-        """Store a pending alarm ringing at ``when`` (an aware datetime) and return it.
+        """Store a pending alarm (or reminder: ``label`` is what to remember) ringing at
+        ``when`` (an aware datetime) and return it.
 
         Raises :class:`AlarmExistsError` when the same alarm is already pending.
         """
         if when.tzinfo is None or created_at.tzinfo is None:
             raise AlarmError("alarm times must be timezone-aware")
+        if kind not in (KIND_ALARM, KIND_REMINDER) or repeat not in REPEATS:
+            raise AlarmError(f"unknown kind {kind!r} or repetition {repeat!r}")
         label = label.strip()
-        if len(label) > MAX_LABEL_CHARACTERS:
-            raise AlarmError(f"label must be at most {MAX_LABEL_CHARACTERS} characters")
+        limit = MAX_REMINDER_CHARACTERS if kind == KIND_REMINDER else MAX_LABEL_CHARACTERS
+        if len(label) > limit:
+            raise AlarmError(f"label must be at most {limit} characters")
         pending = await self.pending()
         fire_at = when.astimezone(UTC)
         if (existing := same_alarm(pending, fire_at, label)) is not None:
@@ -77,7 +88,7 @@ class AlarmBook:
             raise AlarmError(f"at most {MAX_PENDING_ALARMS} alarms can be pending")
         cursor = await self._db.execute(
             "INSERT INTO alarms (client_id, hour, minute, fire_at, label, language, status,"
-            " created_at, device_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, device_id, kind, repeat) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 client_id,
                 hour,
@@ -88,6 +99,8 @@ class AlarmBook:
                 ALARM_PENDING,
                 created_at.astimezone(UTC).isoformat(),
                 device_id,
+                kind,
+                repeat,
             ),
         )
         await self._db.commit()
@@ -104,6 +117,8 @@ class AlarmBook:
             status=ALARM_PENDING,
             created_at=created_at.astimezone(UTC),
             device_id=device_id,
+            kind=kind,
+            repeat=repeat,
         )
 
     async def pending(self) -> list[AlarmRecord]:
@@ -179,4 +194,6 @@ def _alarm_from_row(row: Sequence[Any]) -> AlarmRecord:
         status=row[7],
         created_at=datetime.fromisoformat(row[8]),
         device_id=row[9],
+        kind=row[10],
+        repeat=row[11],
     )

@@ -14,6 +14,14 @@ ALARM_STATUSES: Final = (ALARM_PENDING, ALARM_FIRED, ALARM_CANCELLED, ALARM_MISS
 
 MAX_LABEL_CHARACTERS: Final = 80
 MAX_PENDING_ALARMS: Final = 50
+# What rings: an alarm (a time, perhaps what it is for) or a reminder (what to remember).
+KIND_ALARM: Final = "alarm"
+KIND_REMINDER: Final = "reminder"
+MAX_REMINDER_CHARACTERS: Final = 200
+# How it repeats: once (""), every day, or every week on its weekday.
+REPEAT_DAILY: Final = "daily"
+REPEAT_WEEKLY: Final = "weekly"
+REPEATS: Final = ("", REPEAT_DAILY, REPEAT_WEEKLY)
 
 type AlarmAction = Literal["set", "list", "cancel"]
 
@@ -79,6 +87,8 @@ class AlarmRecord:
     status: str
     created_at: datetime
     device_id: str | None = None  # the satellite it was set from, to ring there
+    kind: str = KIND_ALARM
+    repeat: str = ""  # "", "daily" or "weekly"
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict (for actions and diagnostics)."""
@@ -91,4 +101,6 @@ class AlarmRecord:
             "status": self.status,
             "created_at": self.created_at.isoformat(),
             "device_id": self.device_id,
+            "kind": self.kind,
+            "repeat": self.repeat,
         }

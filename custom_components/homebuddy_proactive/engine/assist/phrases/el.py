@@ -33,6 +33,23 @@ PHRASEBOOK: Final = Phrasebook(
             "(HomeBuddy Proactive → Ρύθμιση → Assist)."
         ),
         "ring_failed_speaker": "Το {speaker} δεν μπόρεσε να το πει ({error}).",
+        "reminder_set_where": "Θα σας το θυμίσω {when}: {what}. Θα το πω στο {speaker}.",
+        "reminder_set_nowhere": (
+            "Θα σας το θυμίσω {when}: {what}. Αλλά κανένα ηχείο δεν μπορεί να το πει: επιλέξτε "
+            "ένα στις ρυθμίσεις του HomeBuddy Proactive, στην ενότητα Assist."
+        ),
+        "reminder_ringing": "Υπενθύμιση: {what}.",
+        "reminder_late": "Καθυστερημένη υπενθύμιση, για τις {time}: {what}.",
+        "reminder_saved": "Το σημείωσα, θα το θυμάμαι: {what}.",
+        "when_morning": "σήμερα το πρωί στις {time}",
+        "when_afternoon": "σήμερα το απόγευμα στις {time}",
+        "when_evening": "απόψε στις {time}",
+        "when_tomorrow": "αύριο στις {time}",
+        "when_day": "την {day} στις {time}",
+        "when_daily": "κάθε μέρα στις {time}",
+        "when_weekly": "κάθε {day} στις {time}",
+        "when_date": "στις {date} στις {time}",
+        "weekdays": "Δευτέρα,Τρίτη,Τετάρτη,Πέμπτη,Παρασκευή,Σάββατο,Κυριακή",
         "alarm_exists": "Έχετε ήδη ξυπνητήρι στις {time}.",
         "alarm_ringing": "Είναι {time}. Ώρα για το ξυπνητήρι σας.",
         "alarm_ask_time": "Τι ώρα να χτυπήσει το ξυπνητήρι;",

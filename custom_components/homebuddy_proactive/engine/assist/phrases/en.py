@@ -33,6 +33,23 @@ PHRASEBOOK: Final = Phrasebook(
             "(HomeBuddy Proactive → Configure → Assist)."
         ),
         "ring_failed_speaker": "{speaker} could not say it ({error}).",
+        "reminder_set_where": "I'll remind you {when}: {what}. I'll say it on {speaker}.",
+        "reminder_set_nowhere": (
+            "I'll remind you {when}: {what}. But no speaker can say it: choose one in the "
+            "HomeBuddy Proactive options, under Assist."
+        ),
+        "reminder_ringing": "Reminder: {what}.",
+        "reminder_late": "Late reminder, due at {time}: {what}.",
+        "reminder_saved": "Noted, I'll remember: {what}.",
+        "when_morning": "this morning at {time}",
+        "when_afternoon": "this afternoon at {time}",
+        "when_evening": "this evening at {time}",
+        "when_tomorrow": "tomorrow at {time}",
+        "when_day": "on {day} at {time}",
+        "when_daily": "every day at {time}",
+        "when_weekly": "every {day} at {time}",
+        "when_date": "on {date} at {time}",
+        "weekdays": "Monday,Tuesday,Wednesday,Thursday,Friday,Saturday,Sunday",
         "alarm_exists": "You already have an alarm at {time}.",
         "alarm_ringing": "It's {time}. This is your alarm.",
         "alarm_ask_time": "What time should the alarm ring?",

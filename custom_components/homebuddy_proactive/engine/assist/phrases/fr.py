@@ -38,6 +38,23 @@ PHRASEBOOK: Final = Phrasebook(
             "(HomeBuddy Proactive → Configurer → Assist)."
         ),
         "ring_failed_speaker": "{speaker} n'a pas pu le dire ({error}).",
+        "reminder_set_where": "Je vous le rappellerai {when} : {what}. Je le dirai sur {speaker}.",
+        "reminder_set_nowhere": (
+            "Je vous le rappellerai {when} : {what}. Mais aucun haut-parleur ne pourra le dire : "
+            "choisissez-en un dans les options de HomeBuddy Proactive, rubrique Assist."
+        ),
+        "reminder_ringing": "Rappel : {what}.",
+        "reminder_late": "Rappel en retard, prévu à {time} : {what}.",
+        "reminder_saved": "C'est noté, je m'en souviendrai : {what}.",
+        "when_morning": "ce matin à {time}",
+        "when_afternoon": "cet après-midi à {time}",
+        "when_evening": "ce soir à {time}",
+        "when_tomorrow": "demain à {time}",
+        "when_day": "{day} à {time}",
+        "when_daily": "tous les jours à {time}",
+        "when_weekly": "chaque {day} à {time}",
+        "when_date": "le {date} à {time}",
+        "weekdays": "lundi,mardi,mercredi,jeudi,vendredi,samedi,dimanche",
         "alarm_exists": "Vous avez déjà une alarme à {time}.",
         "alarm_ringing": "Il est {time}. C'est l'heure de votre alarme.",
         "alarm_ask_time": "À quelle heure voulez-vous l'alarme ?",

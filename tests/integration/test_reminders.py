@@ -1,0 +1,274 @@
+"""Timed reminders said to Assist come back at their time: said on a speaker, shown on the
+glasses, fired as an event; repeated ones come back at the same wall-clock time every day.
+
+Everything runs without a model call (the fake Ollama counts none). The satellite is the
+recording test satellite of ``test_ringing``; the glasses are a real WebSocket to the
+integration's view; time moves with the harness's clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import aiohttp
+import pytest
+from freezegun.api import FrozenDateTimeFactory
+from homeassistant.core import HomeAssistant
+from homeassistant.util import dt as dt_util
+from pytest_homeassistant_custom_component.common import (
+    MockConfigEntry,
+    MockUser,
+    async_capture_events,
+)
+from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
+
+from custom_components.homebuddy_proactive.const import EVENT_REMINDER_DUE, WS_VIEW_URL
+from tests.fake_ollama import FakeOllama
+
+from .conftest import long_lived_token
+from .test_conversation import ask, list_alarms
+from .test_ringing import KITCHEN, RecordingSatellite, at, clock, device_of, satellites
+
+__all__ = ["clock", "satellites"]  # fixtures shared with test_ringing
+
+Glasses = Callable[[str], Awaitable[aiohttp.ClientWebSocketResponse]]
+MEDICINE_FR = "rappelle-moi de prendre mes médicaments à 20 heures"
+
+
+@pytest.fixture
+async def glasses(
+    hass: HomeAssistant, hass_client_no_auth: ClientSessionGenerator, hass_admin_user: MockUser
+) -> AsyncIterator[Glasses]:
+    """Open a glasses socket for a client id (after the integration is set up), with a
+    long-lived token: the clock moves hours ahead in these tests."""
+    sockets: list[aiohttp.ClientWebSocketResponse] = []
+    token = await long_lived_token(hass, hass_admin_user)
+
+    async def _open(client_id: str) -> aiohttp.ClientWebSocketResponse:
+        client = await hass_client_no_auth()
+        ws = await client.ws_connect(
+            f"{WS_VIEW_URL}?client_id={client_id}&session_id=s-{len(sockets)}",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        sockets.append(ws)
+        ready = await ws.receive_json(timeout=5)
+        assert ready["type"] == "ready"
+        return ws
+
+    yield _open
+    for ws in sockets:
+        await ws.close()
+
+
+async def next_insight(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+    """The next insight frame on a socket."""
+    while True:
+        frame = await ws.receive_json(timeout=5)
+        if frame["type"] == "insight":
+            return dict(frame)
+
+
+async def setup_kitchen_for_marie(
+    hass: HomeAssistant,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    kitchen: RecordingSatellite,
+) -> tuple[MockConfigEntry, str]:
+    """The kitchen satellite speaks for Marie, whose glasses are "glasses-marie"."""
+    device = device_of(hass, kitchen)
+    entry = await setup_with_options(memory_links=f"{device} = glasses-marie")
+    return entry, device
+
+
+async def the_reminder(hass: HomeAssistant) -> tuple[dict[str, Any], datetime]:
+    (reminder,) = await list_alarms(hass)
+    due = dt_util.parse_datetime(reminder["fire_at"])
+    assert due is not None
+    return reminder, due
+
+
+async def test_a_french_reminder_comes_back_at_20_00_everywhere(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    glasses: Glasses,
+    fake_ollama: FakeOllama,
+) -> None:
+    """Said in the kitchen at 3:00: Assist says when and what; at 20:00 the kitchen says it,
+    Marie's glasses show it (intent reminder, source scheduled) and the event fires."""
+    kitchen = satellites[KITCHEN]
+    entry, device = await setup_kitchen_for_marie(hass, setup_with_options, kitchen)
+    due_events = async_capture_events(hass, EVENT_REMINDER_DUE)
+    reply = await ask(hass, entry, MEDICINE_FR, device_id=device)
+    assert reply.speech == (
+        "Je vous le rappellerai ce soir à 20 heures : prendre vos médicaments. "
+        "Je le dirai sur Cuisine."
+    )
+    reminder, due = await the_reminder(hass)
+    assert reminder["kind"] == "reminder"
+    assert reminder["label"] == "prendre mes médicaments"
+    assert dt_util.as_local(due).hour == 20
+
+    await at(hass, clock, due - timedelta(seconds=5))
+    assert kitchen.said == []
+    socket = await glasses("glasses-marie")
+    await at(hass, clock, due + timedelta(seconds=1))
+    assert kitchen.said == ["Rappel : prendre vos médicaments."]
+    card = await next_insight(socket)
+    assert (card["intent"], card["source"]) == ("reminder", "scheduled")
+    assert card["text"] == "Rappel : prendre vos médicaments."
+    (event,) = due_events
+    assert event.data["client_id"] == "glasses-marie"
+    assert event.data["text"] == "prendre vos médicaments"
+    assert event.data["language"] == "fr"
+    assert event.data["due"] == due.isoformat()
+    assert await list_alarms(hass) == []
+    assert fake_ollama.chat_count == 0
+
+
+async def test_glasses_that_connect_later_get_it_once_and_late(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    glasses: Glasses,
+    fake_ollama: FakeOllama,
+) -> None:
+    """No glasses open at 20:00: the first socket of Marie's glasses that opens gets the card
+    once, saying it is late and when it was due; the next one does not get it again."""
+    entry, device = await setup_kitchen_for_marie(hass, setup_with_options, satellites[KITCHEN])
+    await ask(hass, entry, MEDICINE_FR, device_id=device)
+    _, due = await the_reminder(hass)
+    await at(hass, clock, due + timedelta(seconds=1))
+    await at(hass, clock, due + timedelta(minutes=25))
+
+    other = await glasses("glasses-paul")
+    first = await glasses("glasses-marie")
+    card = await next_insight(first)
+    assert card["text"] == "Rappel en retard, prévu à 20 heures : prendre vos médicaments."
+    assert card["source"] == "scheduled"
+    second = await glasses("glasses-marie")
+    await second.send_json({"type": "ping"})
+    assert (await second.receive_json(timeout=5))["type"] == "pong"
+    await other.send_json({"type": "ping"})
+    assert (await other.receive_json(timeout=5))["type"] == "pong"
+
+
+@pytest.mark.parametrize(
+    ("said", "language", "answer", "hour", "repeat"),
+    [
+        (
+            "remind me to take my pills at 8 pm",
+            "en",
+            "I'll remind you this evening at 8 PM: take your pills.",
+            20,
+            "",
+        ),
+        (
+            "θύμισέ μου να πάρω τα φάρμακά μου αύριο στις 9",
+            "el",
+            "Θα σας το θυμίσω αύριο στις 9:00: πάρω τα φάρμακά σας.",
+            9,
+            "",
+        ),
+        (
+            "rappelle-moi d'arroser les plantes tous les jours à 8 h",
+            "fr",
+            "Je vous le rappellerai tous les jours à 8 heures : arroser les plantes.",
+            8,
+            "daily",
+        ),
+        (
+            "rappelle-moi de sortir les poubelles chaque lundi",
+            "fr",
+            "Je vous le rappellerai chaque lundi à 9 heures : sortir les poubelles.",
+            9,
+            "weekly",
+        ),
+    ],
+)
+async def test_reminders_in_assist_languages(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+    said: str,
+    language: str,
+    answer: str,
+    hour: int,
+    repeat: str,
+) -> None:
+    """Hours, days, parts of the day and repetitions, in French, English and Greek: stored
+    with their time and repetition, confirmed with when and what (no speaker here: Assist
+    says so too)."""
+    entry = await setup_with_options()
+    reply = await ask(hass, entry, said, language=language)
+    assert reply.speech.startswith(answer), reply.speech
+    reminder, due = await the_reminder(hass)
+    assert dt_util.as_local(due).hour == hour
+    assert reminder["repeat"] == repeat
+    assert fake_ollama.chat_count == 0
+
+
+async def test_a_daily_reminder_keeps_its_hour_across_the_change_to_summer_time(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    fake_ollama: FakeOllama,
+) -> None:
+    """Paris, the night summer time starts (28 March 2027): "tous les jours à 8 h" rings at
+    8:00 on the 27th (07:00 UTC) and again at 8:00 on the 28th (06:00 UTC)."""
+    await hass.config.async_set_time_zone("Europe/Paris")
+    clock.move_to(datetime(2027, 3, 27, 5, 0, tzinfo=dt_util.UTC))
+    kitchen = satellites[KITCHEN]
+    entry = await setup_with_options()
+    await ask(
+        hass,
+        entry,
+        "rappelle-moi de prendre mes médicaments tous les jours à 8 h",
+        device_id=device_of(hass, kitchen),
+    )
+    _, first = await the_reminder(hass)
+    assert first == datetime(2027, 3, 27, 7, 0, tzinfo=dt_util.UTC)
+    await at(hass, clock, first + timedelta(seconds=1))
+    assert kitchen.said == ["Rappel : prendre vos médicaments."]
+    reminder, second = await the_reminder(hass)
+    assert reminder["repeat"] == "daily"
+    assert second == datetime(2027, 3, 28, 6, 0, tzinfo=dt_util.UTC)
+    assert dt_util.as_local(second).hour == 8
+    await ask(hass, entry, "arrête", device_id=device_of(hass, kitchen))
+    await at(hass, clock, second + timedelta(seconds=1))
+    assert kitchen.said[-1] == "Rappel : prendre vos médicaments."
+    assert len(kitchen.said) == 2
+
+
+async def test_a_reminder_without_a_time_stays_a_memory(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """ "rappelle-moi d'acheter du pain" is remembered, never answered by the recall path."""
+    entry = await setup_with_options()
+    reply = await ask(hass, entry, "rappelle-moi d'acheter du pain")
+    assert reply.speech == "C'est noté, je m'en souviendrai : acheter du pain."
+    assert await list_alarms(hass) == []
+    response = await hass.services.async_call(
+        "homebuddy_proactive",
+        "list_memories",
+        {"client_id": "assist", "kind": "reminder"},
+        blocking=True,
+        return_response=True,
+    )
+    assert response is not None
+    memories = response["memories"]
+    assert isinstance(memories, dict | list)
+    assert "acheter du pain" in repr(memories)
