@@ -24,11 +24,12 @@ from .parse import parse_alarm_time, starts_with_time
 
 # "Rappelle-moi de …", "remind me to …", "θύμισέ μου να …": what follows is the reminder.
 _REQUEST_RE: Final = compile_folded(
-    r"^(?:(?:est\s+ce\s+que\s+)?(?:tu\s+peux|peux\s+tu|pourrais\s+tu|vous\s+pouvez|"
+    r"^(?:(?:euh|heu|hum|alors|bon|ben|uh|um|so|well|ok|okay|λοιπον|ε)\s+)*"
+    r"(?:(?:est\s+ce\s+que\s+)?(?:tu\s+peux|peux\s+tu|pourrais\s+tu|vous\s+pouvez|"
     r"pouvez\s+vous|can\s+you|could\s+you|please|s'il\s+te\s+plait|μπορεις\s+να)\s+)?"
     r"(?:rappelle\s+moi|rappelez\s+moi|me\s+rappeler|fais\s+moi\s+penser|faites\s+moi\s+penser|"
     r"remind\s+me|θυμισε\s+μου|θυμησε\s+μου|να\s+μου\s+θυμισεις)"
-    r"(?:\s+(?:(?:de|que|to|that|about|of|να|οτι|για)(?=\s)|d'|qu'))?\s*(?P<rest>.+)$"
+    r"(?:\s+(?:(?:de|que|a|to|that|about|of|να|οτι|για)(?=\s)|d'|qu'))?\s*(?P<rest>.+)$"
 )
 # Repetition: every day; every given weekday.
 _DAILY_RE: Final = compile_folded(
