@@ -54,6 +54,7 @@ PLATFORMS: list[Platform] = [
     Platform.CONVERSATION,
     Platform.EVENT,
     Platform.SENSOR,
+    Platform.TODO,
 ]
 CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
 

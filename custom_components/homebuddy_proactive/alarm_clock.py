@@ -65,6 +65,25 @@ class AlarmClock:
         self.glasses = glasses
         self._timers: dict[int, CALLBACK_TYPE] = {}
         self._stopped = False
+        self._listeners: list[Callable[[], None]] = []
+        # What is pending, soonest first, for the entities (kept after every change).
+        self.pending: list[AlarmRecord] = []
+
+    @callback
+    def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` whenever an alarm or reminder is added, rings or is cancelled."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    async def _changed(self) -> None:
+        self.pending = await self.book.pending()
+        for listener in list(self._listeners):
+            listener()
+
+    @property
+    def next_alarm(self) -> AlarmRecord | None:
+        """The next alarm to ring (reminders aside)."""
+        return next((a for a in self.pending if a.kind == KIND_ALARM), None)
 
     async def async_start(self) -> None:
         """Arm every pending alarm; ring late ones within the grace period, skip older ones."""
@@ -78,6 +97,7 @@ class AlarmClock:
             else:
                 LOGGER.info("Alarm %s was due while Home Assistant was stopped", alarm.id)
                 await self.book.close_alarm(alarm.id, ALARM_MISSED, now)
+        await self._changed()
 
     @callback
     def async_stop(self) -> None:
@@ -121,12 +141,20 @@ class AlarmClock:
             repeat=repeat,
         )
         self._arm(alarm)
+        await self._changed()
         return alarm
 
-    async def async_pending(self, client_id: str | None = None) -> list[AlarmRecord]:
-        """Return the alarms still to ring (only ``client_id``'s when given), soonest first."""
+    async def async_pending(
+        self, client_id: str | None = None, kind: str | None = KIND_ALARM
+    ) -> list[AlarmRecord]:
+        """Return the alarms (``kind`` reminder: the timed reminders; None: both) still to
+        ring, only ``client_id``'s when given, soonest first."""
         pending = await self.book.pending()
-        return [a for a in pending if client_id is None or a.client_id == client_id]
+        return [
+            a
+            for a in pending
+            if (client_id is None or a.client_id == client_id) and kind in (None, a.kind)
+        ]
 
     async def async_cancel(self, alarms: Iterable[AlarmRecord]) -> list[AlarmRecord]:
         """Cancel alarms; return those that were still pending."""
@@ -137,6 +165,7 @@ class AlarmClock:
                 unsubscribe()
             if await self.book.close_alarm(alarm.id, ALARM_CANCELLED, now):
                 cancelled.append(alarm)
+        await self._changed()
         return cancelled
 
     @property
@@ -162,6 +191,8 @@ class AlarmClock:
             return  # cancelled in the meantime
         if alarm.repeat:
             await self._repeat(alarm)
+        else:
+            await self._changed()
         if alarm.kind == KIND_REMINDER:
             data = reminder_event_data(alarm)
             self.hass.bus.async_fire(EVENT_REMINDER_DUE, data)

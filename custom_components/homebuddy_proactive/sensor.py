@@ -29,7 +29,7 @@ from homeassistant.helpers.typing import StateType
 from homeassistant.util import dt as dt_util
 
 from .engine.proactive.engine import Insight
-from .entity import HomeBuddyStatusEntity
+from .entity import HomeBuddyEntity, HomeBuddyStatusEntity
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 
 MAX_STATE_LENGTH = 255
@@ -108,6 +108,11 @@ SENSORS: tuple[HomeBuddySensorDescription, ...] = (
 )
 
 
+NEXT_ALARM = SensorEntityDescription(
+    key="next_alarm", translation_key="next_alarm", device_class=SensorDeviceClass.TIMESTAMP
+)
+
+
 async def async_setup_entry(
     hass: HomeAssistant,
     entry: HomeBuddyConfigEntry,
@@ -115,7 +120,12 @@ async def async_setup_entry(
 ) -> None:
     """Read today's insights and the last one back from the store, then add the sensors."""
     await _restore_tally(entry.runtime_data)
-    async_add_entities(HomeBuddySensor(entry, description) for description in SENSORS)
+    async_add_entities(
+        [
+            *(HomeBuddySensor(entry, description) for description in SENSORS),
+            HomeBuddyNextAlarmSensor(entry, NEXT_ALARM),
+        ]
+    )
 
 
 async def _restore_tally(runtime: HomeBuddyRuntimeData) -> None:
@@ -155,3 +165,33 @@ class HomeBuddySensor(HomeBuddyStatusEntity, SensorEntity):
     def extra_state_attributes(self) -> dict[str, Any] | None:
         """Details of the last insight, where relevant."""
         return self.entity_description.attributes_fn(self.entry.runtime_data)
+
+
+class HomeBuddyNextAlarmSensor(HomeBuddyEntity, SensorEntity):
+    """When the next alarm set by voice rings (unknown when none is set)."""
+
+    async def async_added_to_hass(self) -> None:
+        """Follow the alarms as they are set, ring and are cancelled."""
+        await super().async_added_to_hass()
+        self.async_on_remove(
+            self.entry.runtime_data.assist.alarms.add_listener(self.async_write_ha_state)
+        )
+
+    @property
+    def native_value(self) -> datetime | None:
+        """The next alarm's time."""
+        alarm = self.entry.runtime_data.assist.alarms.next_alarm
+        return alarm.fire_at if alarm is not None else None
+
+    @property
+    def extra_state_attributes(self) -> dict[str, Any] | None:
+        """What the next alarm is for, and where it was set."""
+        alarm = self.entry.runtime_data.assist.alarms.next_alarm
+        if alarm is None:
+            return None
+        return {
+            "alarm_id": alarm.id,
+            "time": f"{alarm.hour:02d}:{alarm.minute:02d}",
+            "label": alarm.label,
+            "device_id": alarm.device_id,
+        }

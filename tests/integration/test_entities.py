@@ -24,7 +24,13 @@ def mock_config_entry(fake_ollama: FakeOllama) -> MockConfigEntry:
 @pytest.mark.freeze_time("2026-03-14 09:30:00+00:00")
 @pytest.mark.parametrize(
     "platform",
-    [Platform.BINARY_SENSOR, Platform.CONVERSATION, Platform.EVENT, Platform.SENSOR],
+    [
+        Platform.BINARY_SENSOR,
+        Platform.CONVERSATION,
+        Platform.EVENT,
+        Platform.SENSOR,
+        Platform.TODO,
+    ],
 )
 async def test_entities(
     hass: HomeAssistant,

@@ -66,6 +66,7 @@ async def test_every_entity_has_an_icon(
         "conversation",
         "event",
         "sensor",
+        "todo",
     }
 
 

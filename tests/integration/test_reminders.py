@@ -35,6 +35,8 @@ __all__ = ["clock", "satellites"]  # fixtures shared with test_ringing
 
 Glasses = Callable[[str], Awaitable[aiohttp.ClientWebSocketResponse]]
 MEDICINE_FR = "rappelle-moi de prendre mes médicaments à 20 heures"
+TODO = "todo.homebuddy_proactive_reminders_and_tasks"
+NEXT_ALARM = "sensor.homebuddy_proactive_next_alarm"
 
 
 @pytest.fixture
@@ -81,8 +83,30 @@ async def setup_kitchen_for_marie(
     return entry, device
 
 
+async def list_reminders(hass: HomeAssistant) -> list[dict[str, Any]]:
+    """The timed reminders still to come, through the action."""
+    response = await hass.services.async_call(
+        "homebuddy_proactive", "list_reminders", {}, blocking=True, return_response=True
+    )
+    assert response is not None
+    reminders = response["reminders"]
+    assert isinstance(reminders, list)
+    return reminders
+
+
+async def todo_items(hass: HomeAssistant) -> list[dict[str, Any]]:
+    """The items of the reminders list, as Home Assistant's to-do dashboard reads them."""
+    response = await hass.services.async_call(
+        "todo", "get_items", {"entity_id": TODO}, blocking=True, return_response=True
+    )
+    assert response is not None
+    items = response[TODO]["items"]  # type: ignore[index]
+    assert isinstance(items, list)
+    return items
+
+
 async def the_reminder(hass: HomeAssistant) -> tuple[dict[str, Any], datetime]:
-    (reminder,) = await list_alarms(hass)
+    (reminder,) = await list_reminders(hass)
     due = dt_util.parse_datetime(reminder["fire_at"])
     assert due is not None
     return reminder, due
@@ -125,7 +149,7 @@ async def test_a_french_reminder_comes_back_at_20_00_everywhere(
     assert event.data["text"] == "prendre vos médicaments"
     assert event.data["language"] == "fr"
     assert event.data["due"] == due.isoformat()
-    assert await list_alarms(hass) == []
+    assert await list_reminders(hass) == []
     assert fake_ollama.chat_count == 0
 
 
@@ -260,7 +284,7 @@ async def test_a_reminder_without_a_time_stays_a_memory(
     entry = await setup_with_options()
     reply = await ask(hass, entry, "rappelle-moi d'acheter du pain")
     assert reply.speech == "C'est noté, je m'en souviendrai : acheter du pain."
-    assert await list_alarms(hass) == []
+    assert await list_reminders(hass) == []
     response = await hass.services.async_call(
         "homebuddy_proactive",
         "list_memories",
@@ -272,3 +296,78 @@ async def test_a_reminder_without_a_time_stays_a_memory(
     memories = response["memories"]
     assert isinstance(memories, dict | list)
     assert "acheter du pain" in repr(memories)
+
+
+async def test_what_is_pending_is_a_to_do_list_that_edits_it(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """The timed reminder (with its due time) and a remembered one are items; completing the
+    first cancels it, renaming the second corrects the memory, deleting it forgets it; an item
+    added with a due time becomes a timed reminder. Alarms stay off the list."""
+    entry = await setup_with_options()
+    await ask(hass, entry, MEDICINE_FR)
+    await ask(hass, entry, "rappelle-moi d'acheter du pain")
+    await ask(hass, entry, "réveille-moi à 7 heures")
+    _, due = await the_reminder(hass)
+    items = {item["summary"]: item for item in await todo_items(hass)}
+    assert set(items) == {"prendre mes médicaments", "acheter du pain"}
+    assert dt_util.parse_datetime(items["prendre mes médicaments"]["due"]) == due
+    assert "due" not in items["acheter du pain"]
+    assert hass.states.get(TODO).state == "2"  # type: ignore[union-attr]
+
+    await hass.services.async_call(
+        "todo",
+        "update_item",
+        {"entity_id": TODO, "item": "prendre mes médicaments", "status": "completed"},
+        blocking=True,
+    )
+    assert await list_reminders(hass) == []
+    await hass.services.async_call(
+        "todo",
+        "update_item",
+        {"entity_id": TODO, "item": "acheter du pain", "rename": "acheter du pain complet"},
+        blocking=True,
+    )
+    assert [item["summary"] for item in await todo_items(hass)] == ["acheter du pain complet"]
+    await hass.services.async_call(
+        "todo", "remove_item", {"entity_id": TODO, "item": "acheter du pain complet"}, blocking=True
+    )
+    assert await todo_items(hass) == []
+
+    tomorrow_nine = (dt_util.now() + timedelta(days=1)).replace(hour=9, minute=0, second=0)
+    await hass.services.async_call(
+        "todo",
+        "add_item",
+        {"entity_id": TODO, "item": "appeler le docteur", "due_datetime": tomorrow_nine},
+        blocking=True,
+    )
+    reminder, due = await the_reminder(hass)
+    assert reminder["label"] == "appeler le docteur"
+    assert due == tomorrow_nine.astimezone(dt_util.UTC).replace(microsecond=0)
+
+
+async def test_the_next_alarm_sensor_follows_the_alarms(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """Unknown without alarms; the soonest alarm's time when set (reminders aside); unknown
+    again once it is cancelled."""
+    entry = await setup_with_options()
+    assert hass.states.get(NEXT_ALARM).state == "unknown"  # type: ignore[union-attr]
+    await ask(hass, entry, MEDICINE_FR)
+    await ask(hass, entry, "réveille-moi à 9 heures")
+    await ask(hass, entry, "réveille-moi à 7 heures")
+    (seven, _nine) = await list_alarms(hass)
+    state = hass.states.get(NEXT_ALARM)
+    assert state is not None
+    assert dt_util.parse_datetime(state.state) == dt_util.parse_datetime(seven["fire_at"])
+    assert state.attributes["time"] == "07:00"
+    await ask(hass, entry, "annule toutes les alarmes")
+    assert hass.states.get(NEXT_ALARM).state == "unknown"  # type: ignore[union-attr]

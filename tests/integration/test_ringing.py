@@ -107,9 +107,10 @@ async def satellites(hass: HomeAssistant) -> AsyncIterator[dict[str, RecordingSa
 
 def device_of(hass: HomeAssistant, satellite: RecordingSatellite) -> str:
     """The device id of a satellite, as an Assist pipeline passes it."""
-    device = dr.async_get(hass).async_get_device(identifiers={("test", satellite.unique_id or "")})
-    assert device is not None
-    return device.id
+    entry = er.async_get(hass).async_get(satellite.entity_id)
+    assert entry is not None
+    assert entry.device_id is not None
+    return entry.device_id
 
 
 async def set_alarm_at_0730(
