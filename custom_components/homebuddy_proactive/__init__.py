@@ -184,6 +184,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
     await hass.async_add_executor_job(warm_up)  # the language model loads off the loop
     engine = ProactiveEngine(config, store, model, clock=dt_util.utcnow)
     assistant = HomeBuddyAssistant(hass, engine, entry.options)
+    # A reminder said to the glasses with a time rings like one said to Assist.
+    engine.schedule_reminder = assistant.async_schedule_from_glasses
     runtime = HomeBuddyRuntimeData(engine=engine, store=store, model=model, assist=assistant)
     entry.runtime_data = runtime
 

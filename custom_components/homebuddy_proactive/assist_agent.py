@@ -438,6 +438,35 @@ class HomeBuddyAssistant:
             return say("reminder_set_nowhere", lang, when=when, what=what)
         return say("reminder_set_where", lang, when=when, what=what, speaker=speaker)
 
+    async def async_schedule_from_glasses(
+        self, client_id: str, text: str, language: str
+    ) -> str | None:
+        """A reminder said to the glasses: when it names a time, set it to come back (said on
+        the options' speaker, shown on the glasses) and return the card saying when."""
+        request = parse_reminder_request(text)
+        if request is None or request.when is None:
+            return None
+        try:
+            reminder = await self.alarms.async_add(
+                request.when,
+                client_id=client_id,
+                language=language,
+                label=request.what,
+                kind=KIND_REMINDER,
+                repeat=request.repeat,
+            )
+        except AlarmExistsError as err:
+            reminder = err.existing
+        when = reminder_when(
+            dt_util.as_local(reminder.fire_at),
+            dt_util.now(),
+            request.repeat,
+            language,
+            lambda hour, minute: spoken_time(hour, minute, language),
+        )
+        what = address_user(request.what, spoken_language(language))
+        return say("reminder_scheduled", language, when=when, what=what)
+
     async def _ring_answer(self, answer: RingAnswer, turn: AssistTurn) -> str:
         """Stop what rings; on a snooze, set each stopped alarm or reminder again that many
         minutes on."""

@@ -29,7 +29,7 @@ from tests.fake_ollama import FakeOllama
 
 from .conftest import long_lived_token
 from .test_conversation import ask, list_alarms
-from .test_ringing import KITCHEN, RecordingSatellite, at, clock, device_of, satellites
+from .test_ringing import HALL, KITCHEN, RecordingSatellite, at, clock, device_of, satellites
 
 __all__ = ["clock", "satellites"]  # fixtures shared with test_ringing
 
@@ -371,3 +371,35 @@ async def test_the_next_alarm_sensor_follows_the_alarms(
     assert state.attributes["time"] == "07:00"
     await ask(hass, entry, "annule toutes les alarmes")
     assert hass.states.get(NEXT_ALARM).state == "unknown"  # type: ignore[union-attr]
+
+
+async def test_a_reminder_told_to_the_glasses_comes_back_with_ollama_down(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    glasses: Glasses,
+    fake_ollama: FakeOllama,
+) -> None:
+    """Ollama stopped. Said to the glasses: the card says when; at 20:00 the glasses show it
+    and the options' speaker (the hall satellite) says it."""
+    entry = await setup_with_options(alarm_speaker=HALL)
+    await fake_ollama.stop()
+    socket = await glasses("glasses-marie")
+    await socket.send_json(
+        {"type": "transcript", "event_id": "e1", "text": MEDICINE_FR, "language": "fr"}
+    )
+    card = await next_insight(socket)
+    assert card["text"] == "Je vous le rappellerai ce soir à 20 heures : prendre vos médicaments."
+    assert card["intent"] == "reminder"
+    reminder, due = await the_reminder(hass)
+    assert reminder["client_id"] == "glasses-marie"
+
+    await at(hass, clock, due - timedelta(seconds=5))
+    await socket.send_json({"type": "ping"})  # still open after the hours went by
+    await at(hass, clock, due + timedelta(seconds=1))
+    card = await next_insight(socket)
+    assert (card["text"], card["source"]) == ("Rappel : prendre vos médicaments.", "scheduled")
+    assert satellites[HALL].said == ["Rappel : prendre vos médicaments."]
+    assert entry.state.value == "loaded"

@@ -36,6 +36,7 @@ from ..const import (
 from ..llm import ModelError, ModelOutputError, ModelUnavailableError
 from ..storage import PersonObservation, TranscriptRecord
 from ..text import analyse, detect_language, name_key
+from ..text.cards import shape_card
 from ..text.normalize import fold
 from ..text.similarity import same_question
 from .detector import CardDecision, EvaluationRequest, build_messages
@@ -260,9 +261,18 @@ class Connection:
                 importance=0.8,
                 source="conversation",
             )
-            text, memory_ids = await engine.memory.reminder_card(
-                self.client_id, captured, memory, maximum=config.insight_max_characters
-            )
+            scheduled = await self._schedule(captured.kind, event.text, language)
+            if scheduled is not None:
+                text = shape_card(
+                    scheduled,
+                    target=config.insight_target_characters,
+                    maximum=config.insight_max_characters,
+                )
+                memory_ids: tuple[int, ...] = (memory.id,)
+            else:
+                text, memory_ids = await engine.memory.reminder_card(
+                    self.client_id, captured, memory, maximum=config.insight_max_characters
+                )
             await engine.emit(
                 self,
                 text=text,
@@ -628,6 +638,18 @@ class Connection:
             "insight_may_follow": queued,
         }
         await self.send(frame)
+
+    async def _schedule(self, kind: str, text: str, language: str) -> str | None:
+        """Have the host schedule a reminder that names a time; its confirming card, or None
+        (no time said, no host scheduling, or it failed: the usual reminder card then)."""
+        schedule = self.engine.schedule_reminder
+        if kind != "reminder" or schedule is None:
+            return None
+        try:
+            return await schedule(self.client_id, text, language)
+        except Exception:  # a host's fault must not cost the person the reminder's card
+            LOGGER.exception("Scheduling a reminder from the glasses failed")
+            return None
 
     def _cancel_partial_work(self) -> None:
         """A final makes the partial work of its utterance stale."""

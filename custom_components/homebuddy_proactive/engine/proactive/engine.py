@@ -39,6 +39,8 @@ MAX_SESSIONS: Final = 1000
 # A session ends when its last socket closed this long ago and none came back (glasses
 # reconnect within seconds): its open episode is then closed and summarised.
 SESSION_END_SECONDS: Final = 120.0
+# (client id, the utterance, its language) → the card confirming when it will come back.
+type ScheduleReminder = Callable[[str, str, str], Awaitable[str | None]]
 # A reminder that comes due is a card the glasses did not ask for.
 SCHEDULED_INTENT: Final = "reminder"
 SCHEDULED_SOURCE: Final = "scheduled"
@@ -166,6 +168,9 @@ class ProactiveEngine:
         self._insight_listeners: list[Callable[[Insight], None]] = []
         self._state_listeners: list[Callable[[], None]] = []
         self._waiting = WaitingCards()
+        # Set by the host: schedules a captured reminder that names a time and returns the
+        # card confirming when (None: no time in it, the usual reminder card is shown).
+        self.schedule_reminder: ScheduleReminder | None = None
 
     # -- listeners ---------------------------------------------------------------------------
 

@@ -94,6 +94,7 @@ class AlarmRecord:
         """Return a JSON-friendly dict (for actions and diagnostics)."""
         return {
             "id": self.id,
+            "client_id": self.client_id,
             "time": f"{self.hour:02d}:{self.minute:02d}",
             "fire_at": self.fire_at.isoformat(),
             "label": self.label,

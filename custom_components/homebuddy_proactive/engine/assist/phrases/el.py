@@ -50,6 +50,7 @@ PHRASEBOOK: Final = Phrasebook(
         "when_weekly": "κάθε {day} στις {time}",
         "when_date": "στις {date} στις {time}",
         "weekdays": "Δευτέρα,Τρίτη,Τετάρτη,Πέμπτη,Παρασκευή,Σάββατο,Κυριακή",
+        "reminder_scheduled": "Θα σας το θυμίσω {when}: {what}.",
         "alarm_exists": "Έχετε ήδη ξυπνητήρι στις {time}.",
         "alarm_ringing": "Είναι {time}. Ώρα για το ξυπνητήρι σας.",
         "alarm_ask_time": "Τι ώρα να χτυπήσει το ξυπνητήρι;",

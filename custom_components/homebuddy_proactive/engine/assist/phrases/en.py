@@ -50,6 +50,7 @@ PHRASEBOOK: Final = Phrasebook(
         "when_weekly": "every {day} at {time}",
         "when_date": "on {date} at {time}",
         "weekdays": "Monday,Tuesday,Wednesday,Thursday,Friday,Saturday,Sunday",
+        "reminder_scheduled": "I'll remind you {when}: {what}.",
         "alarm_exists": "You already have an alarm at {time}.",
         "alarm_ringing": "It's {time}. This is your alarm.",
         "alarm_ask_time": "What time should the alarm ring?",

@@ -55,6 +55,7 @@ PHRASEBOOK: Final = Phrasebook(
         "when_weekly": "chaque {day} à {time}",
         "when_date": "le {date} à {time}",
         "weekdays": "lundi,mardi,mercredi,jeudi,vendredi,samedi,dimanche",
+        "reminder_scheduled": "Je vous le rappellerai {when} : {what}.",
         "alarm_exists": "Vous avez déjà une alarme à {time}.",
         "alarm_ringing": "Il est {time}. C'est l'heure de votre alarme.",
         "alarm_ask_time": "À quelle heure voulez-vous l'alarme ?",
