@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from freezegun.api import FrozenDateTimeFactory
@@ -22,6 +23,14 @@ from homeassistant.components.assist_satellite import (
     AssistSatelliteEntity,
     AssistSatelliteEntityFeature,
 )
+from homeassistant.components.media_player import DATA_COMPONENT as MEDIA_PLAYERS
+from homeassistant.components.media_player import (
+    MediaPlayerEntity,
+    MediaPlayerEntityFeature,
+    MediaPlayerState,
+)
+from homeassistant.components.tts import DATA_COMPONENT as VOICES
+from homeassistant.components.tts import TextToSpeechEntity, TtsAudioType
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import device_registry as dr
@@ -289,3 +298,60 @@ async def test_an_alarm_set_before_a_restart_rings_after_it(
     await hass.async_block_till_done()
     await at(hass, clock, fire_at + timedelta(seconds=1))
     assert kitchen.said == ["Il est 7 heures 30. C'est l'heure de votre alarme."]
+
+
+class RecordingSpeaker(MediaPlayerEntity):
+    """A speaker in the living room; it keeps what it was asked to play."""
+
+    _attr_name = "Salon"
+    _attr_unique_id = "salon"
+    _attr_supported_features = MediaPlayerEntityFeature.PLAY_MEDIA
+    _attr_state = MediaPlayerState.IDLE
+
+    def __init__(self) -> None:
+        """Nothing played yet."""
+        self.played: list[dict[str, Any]] = []
+
+    async def async_play_media(self, media_type: str, media_id: str, **kwargs: Any) -> None:
+        """Record the media and whether it was an announcement."""
+        self.played.append({"media_id": media_id, **kwargs})
+
+
+class TestVoice(TextToSpeechEntity):
+    """A text-to-speech engine that speaks French and English."""
+
+    _attr_name = "Voix"
+    _attr_unique_id = "voix"
+    _attr_default_language = "fr"
+    _attr_supported_languages: ClassVar[list[str]] = ["fr", "en", "el"]
+
+    async def async_get_tts_audio(
+        self, message: str, language: str, options: dict[str, Any]
+    ) -> TtsAudioType:
+        """Some bytes standing for the spoken message."""
+        return "mp3", message.encode()
+
+
+async def test_a_media_player_chosen_in_the_options_says_it_through_tts(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """No satellite: the alarm is announced on the living-room speaker of the options, spoken
+    by the text-to-speech entity (tts.speak, as an announcement), in the alarm's language."""
+    assert await async_setup_component(hass, "media_player", {})
+    assert await async_setup_component(hass, "tts", {})
+    speaker = RecordingSpeaker()
+    await hass.data[MEDIA_PLAYERS].async_add_entities([speaker])
+    await hass.data[VOICES].async_add_entities([TestVoice()])
+    entry = await setup_with_options(alarm_speaker="media_player.salon")
+    speech, fire_at = await set_alarm_at_0730(hass, entry, None)
+    assert speech == "C'est noté, l'alarme sonnera à 7 heures 30 sur Salon."
+    await at(hass, clock, fire_at + timedelta(seconds=1))
+    (played,) = speaker.played
+    assert played["announce"] is True
+    assert played["media_id"].startswith("media-source://tts/tts.voix?")
+    query = parse_qs(urlsplit(played["media_id"]).query)
+    assert query["message"] == ["Il est 7 heures 30. C'est l'heure de votre alarme."]
+    assert query["language"] == ["fr"]
