@@ -42,9 +42,9 @@ LATE_GRACE: Final = timedelta(minutes=15)
 # (the medication of the evening is worth hearing about the next morning).
 REMINDER_LATE_GRACE: Final = timedelta(hours=12)
 
-# The glasses' side of a due reminder: (client id, card text, language, late card text) → the
-# sockets it reached (the engine keeps it for the client's next socket when none is open).
-DeliverToGlasses = Callable[[str, str, str, str], Awaitable[int]]
+# The glasses' side of what is due: (client id, card text, language, late card text or None)
+# → the sockets it reached (the engine keeps a reminder for the client's next socket).
+DeliverToGlasses = Callable[[str, str, str, str | None], Awaitable[int]]
 
 
 class AlarmClock:
@@ -210,6 +210,10 @@ class AlarmClock:
         else:
             data = alarm_event_data(alarm)
             self.hass.bus.async_fire(EVENT_ALARM, data)
+            if self.glasses is not None:  # glasses users see their alarm too
+                await self.glasses(
+                    alarm.client_id, data["message"], alarm.language, data["message"]
+                )
         await self.ringer.async_ring(
             Ring(
                 kind=alarm.kind,

@@ -403,3 +403,26 @@ async def test_a_reminder_told_to_the_glasses_comes_back_with_ollama_down(
     assert (card["text"], card["source"]) == ("Rappel : prendre vos médicaments.", "scheduled")
     assert satellites[HALL].said == ["Rappel : prendre vos médicaments."]
     assert entry.state.value == "loaded"
+
+
+async def test_glasses_users_get_their_alarm_as_a_card(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    glasses: Glasses,
+    fake_ollama: FakeOllama,
+) -> None:
+    """Marie's alarm, set in the kitchen, rings there and shows on her open glasses."""
+    entry, device = await setup_kitchen_for_marie(hass, setup_with_options, satellites[KITCHEN])
+    await ask(hass, entry, "réveille-moi à 7 heures 30", device_id=device)
+    (alarm,) = await list_alarms(hass)
+    fire_at = dt_util.parse_datetime(alarm["fire_at"])
+    assert fire_at is not None
+    await at(hass, clock, fire_at - timedelta(seconds=5))
+    socket = await glasses("glasses-marie")
+    await at(hass, clock, fire_at + timedelta(seconds=1))
+    card = await next_insight(socket)
+    assert card["text"] == "Il est 7 heures 30. C'est l'heure de votre alarme."
+    assert card["source"] == "scheduled"

@@ -326,15 +326,16 @@ class ProactiveEngine:
         return connection
 
     async def deliver_scheduled(
-        self, client_id: str, text: str, language: str, late_text: str
+        self, client_id: str, text: str, language: str, late_text: str | None
     ) -> int:
         """Show a due reminder (intent ``reminder``, source ``scheduled``) on every open socket
         of ``client_id``; return how many. With none open, it waits for the client's next
-        socket (``scheduled.GRACE``) and is shown there once as ``late_text``."""
+        socket (``scheduled.GRACE``) and is shown there once as ``late_text`` (an alarm has
+        none: it is of no use late)."""
         sockets = [c for c in self._connections if c.client_id == client_id]
         for connection in sockets:
             await self._show_scheduled(connection, text, language)
-        if not sockets:
+        if not sockets and late_text is not None:
             self._waiting.keep(client_id, WaitingCard(late_text, language, self.clock()))
         return len(sockets)
 
