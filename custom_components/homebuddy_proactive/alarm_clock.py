@@ -10,9 +10,9 @@ short grace period: being woken three hours late helps nobody.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
-from typing import Any, Final
+from typing import Any
 
 from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.helpers.event import async_track_point_in_utc_time
@@ -25,22 +25,15 @@ from .engine.assist import (
     ALARM_MISSED,
     KIND_ALARM,
     KIND_REMINDER,
-    REPEAT_WEEKLY,
     AlarmBook,
     AlarmError,
     AlarmRecord,
     AlarmTime,
     say,
-    spoken_language,
     spoken_time,
 )
-from .engine.memory.card_person import address_user
+from .engine.assist.alarms import LATE_AFTER, Words, late_grace, next_time, words
 from .ringing import Ring, Ringer
-
-LATE_GRACE: Final = timedelta(minutes=15)
-# A reminder missed while Home Assistant was down still comes back, late, within this window
-# (the medication of the evening is worth hearing about the next morning).
-REMINDER_LATE_GRACE: Final = timedelta(hours=12)
 
 # The glasses' side of what is due: (client id, card text, language, late card text or None)
 # → the sockets it reached (the engine keeps a reminder for the client's next socket).
@@ -89,10 +82,9 @@ class AlarmClock:
         """Arm every pending alarm; ring late ones within the grace period, skip older ones."""
         now = dt_util.utcnow()
         for alarm in await self.book.pending():
-            grace = REMINDER_LATE_GRACE if alarm.kind == KIND_REMINDER else LATE_GRACE
             if alarm.fire_at > now:
                 self._arm(alarm)
-            elif now - alarm.fire_at <= grace:
+            elif now - alarm.fire_at <= late_grace(alarm):
                 await self._ring(alarm, now)
             else:
                 LOGGER.info("Alarm %s was due while Home Assistant was stopped", alarm.id)
@@ -193,33 +185,21 @@ class AlarmClock:
             await self._repeat(alarm)
         else:
             await self._changed()
+        said = words(alarm, dt_util.as_local(alarm.fire_at))
         if alarm.kind == KIND_REMINDER:
-            data = reminder_event_data(alarm)
-            self.hass.bus.async_fire(EVENT_REMINDER_DUE, data)
-            late = now - alarm.fire_at > timedelta(minutes=1)
-            if self.glasses is not None:
-                local = dt_util.as_local(alarm.fire_at)
-                late_text = say(
-                    "reminder_late",
-                    alarm.language,
-                    time=spoken_time(local.hour, local.minute, alarm.language),
-                    what=data["text"],
-                )
-                card = late_text if late else data["message"]
-                await self.glasses(alarm.client_id, card, alarm.language, late_text)
+            self.hass.bus.async_fire(EVENT_REMINDER_DUE, reminder_event_data(alarm, said))
         else:
-            data = alarm_event_data(alarm)
-            self.hass.bus.async_fire(EVENT_ALARM, data)
-            if self.glasses is not None:  # glasses users see their alarm too
-                await self.glasses(
-                    alarm.client_id, data["message"], alarm.language, data["message"]
-                )
+            self.hass.bus.async_fire(EVENT_ALARM, alarm_event_data(alarm))
+        if self.glasses is not None:  # glasses users see it too (a reminder says if it is late)
+            late = said.late_message is not None and now - alarm.fire_at > LATE_AFTER
+            card = said.late_message if late and said.late_message else said.message
+            await self.glasses(alarm.client_id, card, alarm.language, said.late_message)
         await self.ringer.async_ring(
             Ring(
                 kind=alarm.kind,
                 item_id=alarm.id,
                 client_id=alarm.client_id,
-                message=data["message"],
+                message=said.message,
                 language=alarm.language,
                 device_id=alarm.device_id,
                 data={"label": alarm.label, "repeat": alarm.repeat},
@@ -228,11 +208,9 @@ class AlarmClock:
 
     async def _repeat(self, alarm: AlarmRecord) -> None:
         """Set a repeated alarm or reminder for its next time (the same wall-clock time)."""
-        local = dt_util.as_local(alarm.fire_at)
-        weekday = local.weekday() if alarm.repeat == REPEAT_WEEKLY else None
         try:
             await self.async_add(
-                AlarmTime(hour=local.hour, minute=local.minute, weekday=weekday),
+                next_time(alarm, dt_util.as_local(alarm.fire_at)),
                 client_id=alarm.client_id,
                 language=alarm.language,
                 label=alarm.label,
@@ -261,17 +239,16 @@ def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:
     }
 
 
-def reminder_event_data(alarm: AlarmRecord) -> dict[str, Any]:
+def reminder_event_data(alarm: AlarmRecord, said: Words) -> dict[str, Any]:
     """Data of the ``homebuddy_proactive_reminder_due`` event: who, what, in which language,
     when it was due."""
-    what = address_user(alarm.label, spoken_language(alarm.language))
     return {
         "reminder_id": alarm.id,
         "client_id": alarm.client_id,
-        "text": what,
+        "text": said.text,
         "language": alarm.language,
         "due": alarm.fire_at.isoformat(),
         "repeat": alarm.repeat,
         "device_id": alarm.device_id,
-        "message": say("reminder_ringing", alarm.language, what=what),
+        "message": said.message,
     }

@@ -107,6 +107,7 @@ from .engine.assist import (
     spoken_language,
     spoken_time,
 )
+from .engine.assist.alarms import confirmation
 from .engine.memory import STORE_EPISODIC, MemoryLinkError, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.memory.card_person import address_user
@@ -457,15 +458,7 @@ class HomeBuddyAssistant:
             )
         except AlarmExistsError as err:
             reminder = err.existing
-        when = reminder_when(
-            dt_util.as_local(reminder.fire_at),
-            dt_util.now(),
-            request.repeat,
-            language,
-            lambda hour, minute: spoken_time(hour, minute, language),
-        )
-        what = address_user(request.what, spoken_language(language))
-        return say("reminder_scheduled", language, when=when, what=what)
+        return confirmation(request, dt_util.as_local(reminder.fire_at), dt_util.now(), language)
 
     async def _ring_answer(self, answer: RingAnswer, turn: AssistTurn) -> str:
         """Stop what rings; on a snooze, set each stopped alarm or reminder again that many

@@ -30,10 +30,21 @@ from .model import (
 from .parse import minutes_said, parse_alarm_time
 from .reminders import DEFAULT_HOURS, ReminderRequest, parse_reminder_request, reminder_when
 from .ringing import DEFAULT_SNOOZE_MINUTES, RingAnswer, ring_answer
+from .schedule import (
+    ALARM_LATE_GRACE,
+    LATE_AFTER,
+    REMINDER_LATE_GRACE,
+    Words,
+    confirmation,
+    late_grace,
+    next_time,
+    words,
+)
 
 __all__ = [
     "ALARM_CANCELLED",
     "ALARM_FIRED",
+    "ALARM_LATE_GRACE",
     "ALARM_MISSED",
     "ALARM_PENDING",
     "ALARM_STATUSES",
@@ -41,8 +52,10 @@ __all__ = [
     "DEFAULT_SNOOZE_MINUTES",
     "KIND_ALARM",
     "KIND_REMINDER",
+    "LATE_AFTER",
     "MAX_LABEL_CHARACTERS",
     "MAX_PENDING_ALARMS",
+    "REMINDER_LATE_GRACE",
     "REPEAT_DAILY",
     "REPEAT_WEEKLY",
     "SEED_PREFIX",
@@ -55,13 +68,18 @@ __all__ = [
     "AlarmTime",
     "ReminderRequest",
     "RingAnswer",
+    "Words",
     "alarm_label",
+    "confirmation",
+    "late_grace",
     "matching_alarms",
     "minutes_said",
+    "next_time",
     "parse_alarm_command",
     "parse_alarm_time",
     "parse_reminder_request",
     "reminder_when",
     "ring_answer",
     "same_alarm",
+    "words",
 ]
