@@ -46,6 +46,7 @@ from .auth import (
 )
 from .errors import BODY_TIMEOUT_KEY, RequestError, identifier, json_errors
 from .logs import PathOnlyAccessLogger, configure_logging
+from .reminders import ReminderClock
 from .settings import DEFAULT_AUTH_PASSWORD, ServerSettings
 
 __all__ = ["API_KEY", "StandaloneApi", "StandaloneRuntime", "create_app", "main"]
@@ -72,6 +73,7 @@ class StandaloneRuntime:
     model: OllamaModel
     engine: ProactiveEngine
     tokens: AccessTokens
+    reminders: ReminderClock
 
 
 class StandaloneApi:
@@ -124,7 +126,11 @@ class StandaloneApi:
         engine = ProactiveEngine(config, store, model, clock=self.clock)
         tokens = AccessTokens(store, self.clock, self.settings.auth_token_ttl_seconds)
         await tokens.load()
-        self._runtime = StandaloneRuntime(store=store, model=model, engine=engine, tokens=tokens)
+        reminders = ReminderClock(store, engine, self.settings.time_zone, self.clock)
+        self._runtime = StandaloneRuntime(
+            store=store, model=model, engine=engine, tokens=tokens, reminders=reminders
+        )
+        reminders.start()
         purge = asyncio.create_task(self._purge_expired_tokens(), name="homebuddy token purge")
         maintenance = asyncio.create_task(
             engine.memory.maintenance_loop(), name="homebuddy memory maintenance"
@@ -143,6 +149,7 @@ class StandaloneApi:
         try:
             yield
         finally:
+            await reminders.close()
             for task in (purge, maintenance):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -7,9 +7,10 @@ server at start-up with a :class:`ConfigError` that names the variable.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..config import (
     TUNING_SETTINGS,
@@ -67,6 +68,8 @@ class ServerSettings:
     max_sockets: int = DEFAULT_MAX_SOCKETS
     max_frames_per_second: int = DEFAULT_MAX_FRAMES_PER_SECOND
     accept_error_log_interval_seconds: int = DEFAULT_ACCEPT_ERROR_LOG_INTERVAL_SECONDS
+    # The home's time zone (TZ, an IANA name): when "à 20 heures" is.
+    time_zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
 
     @property
     def auth_configured(self) -> bool:
@@ -127,6 +130,7 @@ class ServerSettings:
 
         return cls(
             engine=engine,
+            time_zone=_time_zone(get("TZ", "UTC")),
             host=get("HOST", DEFAULT_HOST),
             port=_whole_number(environ, "PORT", DEFAULT_PORT, 1, 65535),
             database_path=Path(get("DATABASE_PATH", DEFAULT_DATABASE_PATH)),
@@ -191,3 +195,13 @@ def _whole_number(
     if not minimum <= value <= maximum:
         raise ConfigError(f"{name} must be between {minimum} and {maximum}, got {raw!r}")
     return value
+
+
+def _time_zone(name: str) -> ZoneInfo:
+    """The home's time zone from its IANA name (``TZ``, as Docker images take it)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"TZ must be a time zone name such as Europe/Paris, got {name!r}"
+        ) from None
