@@ -107,7 +107,7 @@ from .engine.assist import (
     spoken_language,
     spoken_time,
 )
-from .engine.assist.alarms import confirmation
+from .engine.assist.alarms import confirmation, parse_spoken_reminder
 from .engine.memory import STORE_EPISODIC, MemoryLinkError, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.memory.card_person import address_user
@@ -444,7 +444,7 @@ class HomeBuddyAssistant:
     ) -> str | None:
         """A reminder said to the glasses: when it names a time, set it to come back (said on
         the options' speaker, shown on the glasses) and return the card saying when."""
-        request = parse_reminder_request(text)
+        request = parse_spoken_reminder(text)
         if request is None or request.when is None:
             return None
         try:

@@ -138,3 +138,29 @@ def test_tz_must_name_a_time_zone() -> None:
     """A wrong TZ stops the server at start with a line that names it."""
     with pytest.raises(Exception, match="TZ must be a time zone name"):
         ServerSettings.from_env({"TZ": "Mars/Olympus"})
+
+
+async def test_a_spanish_reminder_is_confirmed_and_shown_in_spanish(
+    client: Client, clock: FakeClock
+) -> None:
+    """Said in Spanish: the card says when in Spanish; at 20:00 Paris time it comes back."""
+    response = await client.post(
+        "/v1/auth/signin", json={"username": USERNAME, "password": PASSWORD}
+    )
+    token = (await response.json())["access_token"]
+    ws = await open_glasses(client, token, "dia-1")
+    await ws.send_json(
+        {
+            "type": "transcript",
+            "event_id": "e1",
+            "text": "recuérdame tomar las pastillas a las 8 de la tarde",
+            "language": "es",
+        }
+    )
+    card = await next_insight(ws)
+    assert card["text"] == "Se lo recordaré hoy a las 20:00: tomar las pastillas."
+    clock.now = datetime(2026, 8, 31, 18, 0, 1, tzinfo=UTC)
+    await client.app[API_KEY].runtime.reminders.check()
+    card = await next_insight(ws)
+    assert (card["text"], card["source"]) == ("Recordatorio: tomar las pastillas.", "scheduled")
+    await ws.close()

@@ -34,7 +34,7 @@ from ..assist.alarms import (
     confirmation,
     late_grace,
     next_time,
-    parse_reminder_request,
+    parse_spoken_reminder,
     words,
 )
 from ..proactive.engine import ProactiveEngine
@@ -79,7 +79,7 @@ class ReminderClock:
 
     async def schedule_from_glasses(self, client_id: str, text: str, language: str) -> str | None:
         """Keep a reminder said to the glasses when it names a time; the card saying when."""
-        request = parse_reminder_request(text)
+        request = parse_spoken_reminder(text)
         if request is None or request.when is None:
             return None
         now = self.clock().astimezone(self.zone)

@@ -38,6 +38,7 @@ from .schedule import (
     confirmation,
     late_grace,
     next_time,
+    parse_spoken_reminder,
     words,
 )
 
@@ -78,6 +79,7 @@ __all__ = [
     "parse_alarm_command",
     "parse_alarm_time",
     "parse_reminder_request",
+    "parse_spoken_reminder",
     "reminder_when",
     "ring_answer",
     "same_alarm",

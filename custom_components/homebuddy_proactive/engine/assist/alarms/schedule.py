@@ -14,8 +14,14 @@ from typing import Final
 
 from ...memory.card_person import address_user
 from ..phrases import say, spoken_language, spoken_time
+from .glasses_reminders import (
+    GLASSES_LANGUAGES,
+    glasses_phrase,
+    glasses_when,
+    parse_glasses_reminder,
+)
 from .model import KIND_REMINDER, REPEAT_WEEKLY, AlarmRecord, AlarmTime
-from .reminders import ReminderRequest, reminder_when
+from .reminders import ReminderRequest, parse_reminder_request, reminder_when
 
 # How late something due while the host was down still rings: an alarm three hours late
 # helps nobody; the evening's medication is worth hearing about the next morning.
@@ -51,6 +57,15 @@ class Words:
 def words(alarm: AlarmRecord, local_fire: datetime) -> Words:
     """The words of ``alarm``, due at ``local_fire`` (the home's time)."""
     language = alarm.language
+    other = _glasses_language(language)
+    if other is not None and alarm.kind == KIND_REMINDER:
+        what = address_user(alarm.label, other)
+        time = f"{local_fire.hour:02d}:{local_fire.minute:02d}"
+        return Words(
+            what,
+            glasses_phrase(other, "ringing", what=what),
+            glasses_phrase(other, "late", time=time, what=what),
+        )
     time = spoken_time(local_fire.hour, local_fire.minute, language)
     if alarm.kind != KIND_REMINDER:
         return Words(alarm.label, say("alarm_ringing", language, time=time), None)
@@ -66,6 +81,10 @@ def confirmation(
     request: ReminderRequest, local_fire: datetime, local_now: datetime, language: str
 ) -> str:
     """The card confirming a reminder said to the glasses: when it comes back, and what."""
+    if (other := _glasses_language(language)) is not None:
+        what = address_user(request.what, other)
+        when = glasses_when(local_fire, local_now, request.repeat, other)
+        return glasses_phrase(other, "scheduled", when=when, what=what)
     when = reminder_when(
         local_fire,
         local_now,
@@ -75,3 +94,15 @@ def confirmation(
     )
     what = address_user(request.what, spoken_language(language))
     return say("reminder_scheduled", language, when=when, what=what)
+
+
+def parse_spoken_reminder(text: str) -> ReminderRequest | None:
+    """A reminder request in any language the glasses speak (Assist's three, and Spanish,
+    German, Italian, Portuguese); None when ``text`` is not one."""
+    return parse_reminder_request(text) or parse_glasses_reminder(text)
+
+
+def _glasses_language(language: str) -> str | None:
+    """The base code of ``language`` when it is one of the glasses' other languages."""
+    base = language.split("-", 1)[0].split("_", 1)[0].lower()
+    return base if base in GLASSES_LANGUAGES else None
