@@ -49,6 +49,7 @@ from .const import (
     CONF_NEWS_URL,
     CONF_RING_REPEAT_SECONDS,
     CONF_RINGS,
+    CONF_SPEAKERS,
     CONF_WEATHER_ENTITY,
     CONFIRM_DEVICE_CLASSES,
     CONFIRM_DOMAINS,
@@ -113,7 +114,7 @@ from .engine.memory import MemoryError as MemoryRequestError
 from .engine.memory.card_person import address_user
 from .engine.proactive.engine import ProactiveEngine
 from .engine.text import detect_language, is_question
-from .ringing import DEFAULT_RING_REPEAT_SECONDS, DEFAULT_RINGS, Ringer
+from .ringing import DEFAULT_RING_REPEAT_SECONDS, DEFAULT_RINGS, Ringer, parse_speakers
 from .speakers import speaker_client
 from .weather_and_news import async_news_answer, async_weather_answer
 
@@ -188,6 +189,16 @@ def turn_language(requested: str | None, text: str) -> str:
     return spoken_language(detect_language(text))
 
 
+def _speakers(text: str) -> dict[str, str]:
+    """Each person's speaker, from the options (the options flow refuses lines that do not
+    read; a value stored before is ignored with a warning rather than failing the entry)."""
+    try:
+        return parse_speakers(text)
+    except ValueError as err:
+        LOGGER.warning("Speakers of each person ignored until corrected in the options: %s", err)
+        return {}
+
+
 def speaker_links(text: str) -> MemoryLinks:
     """Whose memories each speaker reaches, from the options.
 
@@ -235,6 +246,7 @@ class HomeBuddyAssistant:
                     options.get(CONF_RING_REPEAT_SECONDS, DEFAULT_RING_REPEAT_SECONDS)
                 ),
                 rings=int(options.get(CONF_RINGS, DEFAULT_RINGS)),
+                speakers=_speakers(options.get(CONF_SPEAKERS) or ""),
             ),
         )
         self.links = speaker_links(options.get(CONF_MEMORY_LINKS) or "")
@@ -395,7 +407,8 @@ class HomeBuddyAssistant:
             return say("alarm_failed", turn.language)
         spoken = spoken_time(alarm.hour, alarm.minute, turn.language)
         # Never promise a ring it cannot give: say where it will ring, or that nothing can.
-        if (speaker := self.alarms.ringer.target_name(turn.device_id)) is None:
+        speaker = self.alarms.ringer.target_name(turn.device_id, self._client(turn))
+        if speaker is None:
             return say("alarm_set_nowhere", turn.language, time=spoken)
         return say("alarm_set_where", turn.language, time=spoken, speaker=speaker)
 
@@ -435,7 +448,8 @@ class HomeBuddyAssistant:
             lang,
             lambda hour, minute: spoken_time(hour, minute, lang),
         )
-        if (speaker := self.alarms.ringer.target_name(turn.device_id)) is None:
+        speaker = self.alarms.ringer.target_name(turn.device_id, self._client(turn))
+        if speaker is None:
             return say("reminder_set_nowhere", lang, when=when, what=what)
         return say("reminder_set_where", lang, when=when, what=what, speaker=speaker)
 

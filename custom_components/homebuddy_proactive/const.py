@@ -77,5 +77,7 @@ EVENT_WELLBEING: Final = "homebuddy_proactive_wellbeing"
 CONF_ALARM_SPEAKER: Final = "alarm_speaker"
 CONF_RING_REPEAT_SECONDS: Final = "ring_repeat_seconds"
 CONF_RINGS: Final = "rings"
+# Lines "glasses client id = speaker": where each person's alarms and reminders are said.
+CONF_SPEAKERS: Final = "speakers"
 EVENT_ALARM_FAILED: Final = "homebuddy_proactive_alarm_failed"
 EVENT_REMINDER_DUE: Final = "homebuddy_proactive_reminder_due"

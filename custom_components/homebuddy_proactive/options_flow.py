@@ -48,6 +48,7 @@ from .const import (
     CONF_NEWS_URL,
     CONF_RING_REPEAT_SECONDS,
     CONF_RINGS,
+    CONF_SPEAKERS,
     CONF_URL,
     CONF_WEATHER_ENTITY,
     DEFAULT_ACTIONS_PER_MINUTE,
@@ -65,7 +66,13 @@ from .engine.const import DETECTOR_CONVERSATE, DETECTOR_MODES
 from .engine.llm import ModelUnavailableError
 from .engine.memory import MemoryLinkError, MemoryLinks
 from .model_choice import EMBEDDING, async_list_models
-from .ringing import DEFAULT_RING_REPEAT_SECONDS, DEFAULT_RINGS, MEDIA_PLAYER, SATELLITE
+from .ringing import (
+    DEFAULT_RING_REPEAT_SECONDS,
+    DEFAULT_RINGS,
+    MEDIA_PLAYER,
+    SATELLITE,
+    parse_speakers,
+)
 
 MAX_MODEL_NAME: Final = 200
 DETECTOR_MODE_SELECTOR: Final = SelectSelector(
@@ -144,6 +151,16 @@ def _news_url(value: Any) -> str:
     """Return an http(s) feed address, or "" for no news."""
     url = str(value or "").strip()
     return http_url(url) if url else url
+
+
+def _speakers(value: Any) -> str:
+    """Return the "glasses client id = speaker" lines as typed, once they read."""
+    text = str(value or "").strip()
+    try:
+        parse_speakers(text)
+    except ValueError as err:
+        raise LineError(int(str(err).split()[-1]), str(err)) from err
+    return text
 
 
 def _memory_links(value: Any) -> str:
@@ -287,6 +304,14 @@ OPTION_FIELDS: Final[tuple[OptionField, ...]] = (
         required=False,
     ),
     OptionField(
+        key=CONF_SPEAKERS,
+        default="",
+        selector=TextSelector(TextSelectorConfig(multiline=True)),
+        validate=_speakers,
+        required=False,
+        error="invalid_speakers",
+    ),
+    OptionField(
         key=CONF_RING_REPEAT_SECONDS,
         default=DEFAULT_RING_REPEAT_SECONDS,
         selector=FormNumberSelector(
@@ -370,6 +395,7 @@ OPTION_SECTIONS: Final[tuple[OptionSection, ...]] = (
             CONF_ALLOWED_DOMAINS,
             CONF_ACTIONS_PER_MINUTE,
             CONF_ALARM_SPEAKER,
+            CONF_SPEAKERS,
             CONF_RING_REPEAT_SECONDS,
             CONF_RINGS,
             CONF_WEATHER_ENTITY,

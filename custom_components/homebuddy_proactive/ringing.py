@@ -4,9 +4,10 @@ Where a ring is said, in this order:
 
 1. the Assist satellite it was set from, when that satellite can announce
    (``assist_satellite.announce``, with its chime);
-2. the speaker chosen in the options ("Alarm and reminder speaker"): an Assist satellite
-   (announced as above) or a media player (``tts.speak`` through the first text-to-speech
-   entity, as an announcement).
+2. the speaker chosen in the options for that person ("Speakers of each person": lines
+   ``glasses client id = speaker``), else the home's ("Alarm and reminder speaker"): an Assist
+   satellite (announced as above) or a media player (``tts.speak`` through the first
+   text-to-speech entity, as an announcement).
 
 It is said again every ``repeat_seconds`` up to ``rings`` times, until the person says stop
 (:meth:`Ringer.async_stop`) or snoozes. When it cannot be said anywhere (no speaker, or every
@@ -16,6 +17,7 @@ so: an alarm is never silently dropped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -87,29 +89,35 @@ class Ringer:
         speaker: str | None,
         repeat_seconds: float = DEFAULT_RING_REPEAT_SECONDS,
         rings: int = DEFAULT_RINGS,
+        speakers: Mapping[str, str] | None = None,
     ) -> None:
-        """Bind Home Assistant and the options' speaker (an entity id, or None)."""
+        """Bind Home Assistant and the options' speakers: the home's (an entity id, or None)
+        and each person's (by glasses client id)."""
         self.hass = hass
         self.speaker = speaker or None
+        self.speakers = dict(speakers or {})
         self.repeat = timedelta(seconds=repeat_seconds)
         self.rings = max(1, rings)
         self._ringing: dict[tuple[str, int], _Ringing] = {}
 
-    def target(self, device_id: str | None) -> str | None:
-        """Where a ring set from ``device_id`` would be said (an entity id), or None."""
+    def target(self, device_id: str | None, client_id: str | None = None) -> str | None:
+        """Where a ring set from ``device_id`` for ``client_id`` would be said (an entity
+        id), or None."""
         if satellite := satellite_of_device(self.hass, device_id):
             return satellite
-        if self.speaker and self.hass.states.get(self.speaker) is not None:
-            if self.speaker.startswith(f"{SATELLITE}.") and not _can_announce(
-                self.hass, self.speaker
-            ):
-                return None
-            return self.speaker
+        for speaker in (self.speakers.get(client_id or ""), self.speaker):
+            if speaker and self._can_say(speaker):
+                return speaker
         return None
 
-    def target_name(self, device_id: str | None) -> str | None:
+    def _can_say(self, entity_id: str) -> bool:
+        if self.hass.states.get(entity_id) is None:
+            return False
+        return not entity_id.startswith(f"{SATELLITE}.") or _can_announce(self.hass, entity_id)
+
+    def target_name(self, device_id: str | None, client_id: str | None = None) -> str | None:
         """The name the person knows the target by ("Cuisine"), or None without one."""
-        entity_id = self.target(device_id)
+        entity_id = self.target(device_id, client_id)
         return None if entity_id is None else self._name(entity_id)
 
     @property
@@ -119,7 +127,7 @@ class Ringer:
 
     async def async_ring(self, ring: Ring) -> bool:
         """Say ``ring`` now and again until stopped; False (and reported) when it cannot be."""
-        target = self.target(ring.device_id)
+        target = self.target(ring.device_id, ring.client_id)
         if target is None:
             self._report(ring, "no_speaker")
             return False
@@ -243,3 +251,20 @@ class Ringer:
     def _name(self, entity_id: str) -> str:
         state = self.hass.states.get(entity_id)
         return str(state.name) if state is not None else entity_id
+
+
+def parse_speakers(text: str) -> dict[str, str]:
+    """The options' "Speakers of each person": one line each, ``glasses client id = speaker``
+    (a media player or an Assist satellite). Raises ``ValueError`` naming the line."""
+    speakers: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        who, sep, speaker = (part.strip() for part in line.partition("="))
+        domain = speaker.split(".", 1)[0]
+        if not sep or not who or " " in who or domain not in (MEDIA_PLAYER, SATELLITE):
+            raise ValueError(f"line {number}")
+        if "." not in speaker or " " in speaker or who in speakers:
+            raise ValueError(f"line {number}")
+        speakers[who] = speaker
+    return speakers

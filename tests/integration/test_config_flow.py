@@ -51,6 +51,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     CONF_ALLOWED_DOMAINS: list(DEFAULT_ALLOWED_DOMAINS),
     CONF_ACTIONS_PER_MINUTE: 10,
     "alarm_speaker": "",
+    "speakers": "",
     "ring_repeat_seconds": 60,
     "rings": 5,
     CONF_WEATHER_ENTITY: "",

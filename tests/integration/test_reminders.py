@@ -25,9 +25,11 @@ from pytest_homeassistant_custom_component.common import (
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from custom_components.homebuddy_proactive.const import EVENT_REMINDER_DUE, WS_VIEW_URL
+from custom_components.homebuddy_proactive.engine.config import default_tuning
 from tests.fake_ollama import FakeOllama
 
 from .conftest import long_lived_token
+from .options_form import filled
 from .test_conversation import ask, list_alarms
 from .test_ringing import HALL, KITCHEN, RecordingSatellite, at, clock, device_of, satellites
 
@@ -426,3 +428,49 @@ async def test_glasses_users_get_their_alarm_as_a_card(
     card = await next_insight(socket)
     assert card["text"] == "Il est 7 heures 30. C'est l'heure de votre alarme."
     assert card["source"] == "scheduled"
+
+
+async def test_each_person_rings_on_their_own_speaker(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    glasses: Glasses,
+    fake_ollama: FakeOllama,
+) -> None:
+    """Marie's speaker is the hall, the home's the kitchen: her glasses reminder is said in the
+    hall; a reminder set in the app for the household is said in the kitchen."""
+    entry = await setup_with_options(alarm_speaker=KITCHEN, speakers=f"glasses-marie = {HALL}\n")
+    socket = await glasses("glasses-marie")
+    await socket.send_json(
+        {"type": "transcript", "event_id": "e1", "text": MEDICINE_FR, "language": "fr"}
+    )
+    await next_insight(socket)
+    reply = await ask(hass, entry, "rappelle-moi d'arroser les plantes à 20 heures")
+    assert reply.speech.endswith("Je le dirai sur Cuisine.")
+    first, _second = await list_reminders(hass)
+    due = dt_util.parse_datetime(first["fire_at"])
+    assert due is not None
+    await at(hass, clock, due - timedelta(seconds=5))
+    await socket.send_json({"type": "ping"})
+    await at(hass, clock, due + timedelta(seconds=1))
+    assert satellites[HALL].said == ["Rappel : prendre vos médicaments."]
+    assert satellites[KITCHEN].said == ["Rappel : arroser les plantes."]
+
+
+async def test_a_speaker_line_that_does_not_read_is_refused(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """ "marie = light.salon" is not a speaker: the options ask for it again, naming its line."""
+    entry = await setup_with_options()
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    typed = {**default_tuning(), "detector_mode": "heuristic", "speakers": "marie = light.salon"}
+    result = await hass.config_entries.options.async_configure(result["flow_id"], filled(typed))
+    assert result["step_id"] == "fix"
+    assert result["errors"] == {"speakers": "invalid_speakers"}
+    assert result["description_placeholders"]["line"] == "1"
