@@ -108,7 +108,7 @@ from .engine.assist import (
     spoken_language,
     spoken_time,
 )
-from .engine.assist.alarms import confirmation, parse_spoken_reminder
+from .engine.assist.alarms import keep_spoken_reminder
 from .engine.memory import STORE_EPISODIC, MemoryLinkError, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.memory.card_person import address_user
@@ -458,21 +458,18 @@ class HomeBuddyAssistant:
     ) -> str | None:
         """A reminder said to the glasses: when it names a time, set it to come back (said on
         the options' speaker, shown on the glasses) and return the card saying when."""
-        request = parse_spoken_reminder(text)
-        if request is None or request.when is None:
-            return None
-        try:
-            reminder = await self.alarms.async_add(
-                request.when,
+
+        async def keep(request: ReminderRequest, when: AlarmTime) -> AlarmRecord:
+            return await self.alarms.async_add(
+                when,
                 client_id=client_id,
                 language=language,
                 label=request.what,
                 kind=KIND_REMINDER,
                 repeat=request.repeat,
             )
-        except AlarmExistsError as err:
-            reminder = err.existing
-        return confirmation(request, dt_util.as_local(reminder.fire_at), dt_util.now(), language)
+
+        return await keep_spoken_reminder(text, language, dt_util.now(), keep)
 
     async def _ring_answer(self, answer: RingAnswer, turn: AssistTurn) -> str:
         """Stop what rings; on a snooze, set each stopped alarm or reminder again that many

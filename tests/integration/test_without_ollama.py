@@ -37,19 +37,9 @@ from custom_components.homebuddy_proactive.const import (
 )
 from custom_components.homebuddy_proactive.engine.const import DETECTOR_HEURISTIC
 from tests.fake_ollama import FakeOllama, answer_questions
+from tests.integration.test_conversation import NOWHERE_FR
 
 from .conftest import config_entry, set_up_entry
-
-# No satellite and no speaker in these homes: Assist says the alarm is noted and that nothing
-# can ring it yet.
-NOWHERE_FR = (
-    "C'est noté pour {time}, mais aucun haut-parleur ne pourra la faire entendre : "
-    "choisissez-en un dans les options de HomeBuddy Proactive, rubrique Assist."
-)
-NOWHERE_EN = (
-    "Noted for {time}, but no speaker can ring it: choose one in the HomeBuddy Proactive "
-    "options, under Assist."
-)
 
 OLLAMA = "binary_sensor.homebuddy_proactive_ollama"
 

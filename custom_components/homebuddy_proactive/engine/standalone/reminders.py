@@ -29,12 +29,12 @@ from ..assist.alarms import (
     LATE_AFTER,
     AlarmBook,
     AlarmError,
-    AlarmExistsError,
     AlarmRecord,
-    confirmation,
+    AlarmTime,
+    ReminderRequest,
+    keep_spoken_reminder,
     late_grace,
     next_time,
-    parse_spoken_reminder,
     words,
 )
 from ..proactive.engine import ProactiveEngine
@@ -79,27 +79,25 @@ class ReminderClock:
 
     async def schedule_from_glasses(self, client_id: str, text: str, language: str) -> str | None:
         """Keep a reminder said to the glasses when it names a time; the card saying when."""
-        request = parse_spoken_reminder(text)
-        if request is None or request.when is None:
-            return None
         now = self.clock().astimezone(self.zone)
-        when = request.when.next_after(now)
-        try:
-            reminder = await self.book.add(
+
+        async def keep(request: ReminderRequest, when: AlarmTime) -> AlarmRecord:
+            at = when.next_after(now)
+            return await self.book.add(
                 client_id=client_id,
-                when=when,
-                hour=when.hour,
-                minute=when.minute,
+                when=at,
+                hour=at.hour,
+                minute=at.minute,
                 language=language,
                 created_at=now,
                 label=request.what,
                 kind=KIND_REMINDER,
                 repeat=request.repeat,
             )
-        except AlarmExistsError as err:
-            reminder = err.existing
+
+        card = await keep_spoken_reminder(text, language, now, keep)
         self._wake.set()
-        return confirmation(request, reminder.fire_at.astimezone(self.zone), now, language)
+        return card
 
     async def check(self) -> None:
         """Show what is due; a repeated reminder is kept again for its next time."""

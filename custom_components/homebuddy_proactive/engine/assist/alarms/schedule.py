@@ -8,12 +8,14 @@ back, and the words it is said and shown with.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
 from ...memory.card_person import address_user
 from ..phrases import say, spoken_language, spoken_time
+from .book import AlarmExistsError
 from .glasses_reminders import (
     GLASSES_LANGUAGES,
     glasses_phrase,
@@ -94,6 +96,25 @@ def confirmation(
     )
     what = address_user(request.what, spoken_language(language))
     return say("reminder_scheduled", language, when=when, what=what)
+
+
+async def keep_spoken_reminder(
+    text: str,
+    language: str,
+    local_now: datetime,
+    keep: Callable[[ReminderRequest, AlarmTime], Awaitable[AlarmRecord]],
+) -> str | None:
+    """A reminder said to the glasses: when it names a time, ``keep`` it (the host's book
+    and timers) and return the card saying when it comes back; None without a time."""
+    request = parse_spoken_reminder(text)
+    if request is None or request.when is None:
+        return None
+    try:
+        reminder = await keep(request, request.when)
+    except AlarmExistsError as err:
+        reminder = err.existing  # said twice: one reminder, confirmed again
+    local_fire = reminder.fire_at.astimezone(local_now.tzinfo)
+    return confirmation(request, local_fire, local_now, language)
 
 
 def parse_spoken_reminder(text: str) -> ReminderRequest | None:
