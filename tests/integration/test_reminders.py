@@ -474,3 +474,32 @@ async def test_a_speaker_line_that_does_not_read_is_refused(
     assert result["step_id"] == "fix"
     assert result["errors"] == {"speakers": "invalid_speakers"}
     assert result["description_placeholders"]["line"] == "1"
+
+
+async def test_a_reminder_set_before_a_restart_comes_back_after_it(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    fake_ollama: FakeOllama,
+) -> None:
+    """The entry reloads (as at a restart) before 20:00; at 20:00 the kitchen still says it.
+    Reloaded again after it was due and missed by less than 12 hours, it comes back late."""
+    kitchen = satellites[KITCHEN]
+    entry, device = await setup_kitchen_for_marie(hass, setup_with_options, kitchen)
+    await ask(hass, entry, MEDICINE_FR, device_id=device)
+    _, due = await the_reminder(hass)
+    assert await hass.config_entries.async_reload(entry.entry_id)
+    await at(hass, clock, due + timedelta(seconds=1))
+    assert kitchen.said == ["Rappel : prendre vos médicaments."]
+
+    await ask(hass, entry, "arrête", device_id=device)
+    await ask(hass, entry, "rappelle-moi de fermer les volets dans 10 minutes", device_id=device)
+    _, due = await the_reminder(hass)
+    assert await hass.config_entries.async_unload(entry.entry_id)
+    clock.move_to(due + timedelta(hours=2))  # Home Assistant was down when it was due
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert kitchen.said[-1] == "Rappel : fermer les volets."
+    assert await list_reminders(hass) == []
