@@ -70,6 +70,12 @@ class AlarmClock:
 
     async def _changed(self) -> None:
         self.pending = await self.book.pending()
+        self.notify()
+
+    @callback
+    def notify(self) -> None:
+        """Tell the listeners that what is pending changed (also a reminder kept as a
+        memory: the to-do list shows those too)."""
         for listener in list(self._listeners):
             listener()
 

@@ -131,6 +131,7 @@ class AlarmTalk:
             except MemoryRequestError as err:
                 LOGGER.warning("Reminder not saved: %s", err)
                 return say("memory_failed", lang)
+            self.alarms.notify()  # the to-do list shows it at once
             return say("reminder_saved", lang, what=what)
         try:
             reminder = await self.alarms.async_add(

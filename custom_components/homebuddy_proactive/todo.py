@@ -21,7 +21,14 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.util import dt as dt_util
 
 from .const import ASSIST_CLIENT_ID, DOMAIN
-from .engine.assist import KIND_REMINDER, AlarmError, AlarmRecord, AlarmTime
+from .engine.assist import (
+    KIND_REMINDER,
+    AlarmError,
+    AlarmRecord,
+    AlarmTime,
+    reminder_when,
+    spoken_time,
+)
 from .engine.memory import MemoryError as MemoryRequestError
 from .entity import HomeBuddyEntity
 from .models import HomeBuddyConfigEntry
@@ -43,7 +50,14 @@ async def async_setup_entry(
 
 
 class HomeBuddyReminderList(HomeBuddyEntity, TodoListEntity):
-    """What is pending, in Home Assistant's to-do lists."""
+    """What is pending, in Home Assistant's to-do lists.
+
+    It follows the timed reminders as they change, the reminder and task cards of the glasses
+    as they are shown, and reads the memories again every scan interval (a reminder remembered
+    through Assist or an action).
+    """
+
+    _attr_should_poll = True
 
     _attr_supported_features = (
         TodoListEntityFeature.CREATE_TODO_ITEM
@@ -55,8 +69,17 @@ class HomeBuddyReminderList(HomeBuddyEntity, TodoListEntity):
     async def async_added_to_hass(self) -> None:
         """Read the items now and whenever a timed reminder changes."""
         await super().async_added_to_hass()
-        clock = self.entry.runtime_data.assist.alarms
-        self.async_on_remove(clock.add_listener(self._changed))
+        runtime = self.entry.runtime_data
+        self.async_on_remove(runtime.assist.alarms.add_listener(self._changed))
+        self.async_on_remove(
+            runtime.engine.add_insight_listener(
+                lambda insight: self._changed() if insight.intent in _MEMORY_KINDS else None
+            )
+        )
+        await self._async_refresh()
+
+    async def async_update(self) -> None:
+        """Read the items again (polled)."""
         await self._async_refresh()
 
     @callback
@@ -75,7 +98,7 @@ class HomeBuddyReminderList(HomeBuddyEntity, TodoListEntity):
                 summary=alarm.label,
                 status=TodoItemStatus.NEEDS_ACTION,
                 due=dt_util.as_local(alarm.fire_at),
-                description=alarm.repeat or None,
+                description=self._repeats(alarm),
             )
             for alarm in runtime.assist.alarms.pending
             if alarm.kind == KIND_REMINDER
@@ -145,6 +168,20 @@ class HomeBuddyReminderList(HomeBuddyEntity, TodoListEntity):
             elif uid.startswith(_MEMORY) and uid[1:].isdigit():
                 await runtime.engine.memory.forget(int(uid[1:]))
         await self._async_refresh_and_write()
+
+    def _repeats(self, alarm: AlarmRecord) -> str | None:
+        """How a repeated reminder comes back, in the home's language ("tous les jours à 8
+        heures"); None for one that comes once."""
+        if not alarm.repeat:
+            return None
+        language = self.hass.config.language
+        return reminder_when(
+            dt_util.as_local(alarm.fire_at),
+            dt_util.now(),
+            alarm.repeat,
+            language,
+            lambda hour, minute: spoken_time(hour, minute, language),
+        )
 
     def _timed(self, uid: str) -> AlarmRecord:
         for alarm in self.entry.runtime_data.assist.alarms.pending:

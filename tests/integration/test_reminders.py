@@ -503,3 +503,21 @@ async def test_a_reminder_set_before_a_restart_comes_back_after_it(
     await hass.async_block_till_done()
     assert kitchen.said[-1] == "Rappel : fermer les volets."
     assert await list_reminders(hass) == []
+
+
+async def test_the_list_shows_a_new_reminder_at_once_and_says_how_it_repeats(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    fake_ollama: FakeOllama,
+) -> None:
+    """A reminder remembered without a time is on the list right after Assist answers; a
+    daily one says so in the home's language, not as a code."""
+    entry = await setup_with_options()
+    await ask(hass, entry, "rappelle-moi d'acheter du lait")
+    assert [item["summary"] for item in await todo_items(hass)] == ["acheter du lait"]
+    hass.config.language = "fr"
+    await ask(hass, entry, "rappelle-moi d'arroser les plantes tous les jours à 8 h")
+    items = {item["summary"]: item for item in await todo_items(hass)}
+    assert items["arroser les plantes"]["description"] == "tous les jours à 8 heures"
