@@ -144,7 +144,9 @@ HOME: dict[str, Any] = {
 # Entries the onboarding core config step creates (HA's onboarding/views.py); they need the
 # internet for anything more, so without it Radio Browser and Met.no retry in the background.
 ONBOARDING_DOMAINS = {"google_translate", "met", "radio_browser", "shopping_list"}
-SETTLED_STATES = {"loaded", "setup_retry", "not_loaded"}
+# Settled: set up, or failed in a way that is theirs (no internet). "not_loaded" is not settled:
+# an entry onboarding just created is not_loaded until its set-up starts.
+SETTLED_STATES = {"loaded", "setup_retry", "setup_error"}
 # What the frontend asks for when it opens (Overview), then Settings -> Devices & services.
 FRONTEND_CALLS: list[dict[str, Any]] = [
     {"type": "supported_features", "features": {"coalesce_messages": 1}},
@@ -274,7 +276,8 @@ async def _frontend_session(base: str, token: str) -> list[str]:
             reply = await ws.call({"type": "config_entries/get"})
             assert reply["success"], reply
             states = {e["domain"]: e["state"] for e in reply["result"]}
-            onboarding = {d: states.get(d) for d in ONBOARDING_DOMAINS if d in states}
+            # Met.no's entry exists only when the home has a location; the others always do.
+            onboarding = {d: states.get(d) for d in ONBOARDING_DOMAINS if d in states or d != "met"}
             if all(state in SETTLED_STATES for state in onboarding.values()):
                 break
             if time.monotonic() > deadline:

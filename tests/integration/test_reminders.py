@@ -521,3 +521,30 @@ async def test_the_list_shows_a_new_reminder_at_once_and_says_how_it_repeats(
     await ask(hass, entry, "rappelle-moi d'arroser les plantes tous les jours à 8 h")
     items = {item["summary"]: item for item in await todo_items(hass)}
     assert items["arroser les plantes"]["description"] == "tous les jours à 8 heures"
+
+
+async def test_a_waiting_card_survives_a_restart(
+    hass: HomeAssistant,
+    clock: FrozenDateTimeFactory,
+    *,
+    setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
+    satellites: dict[str, RecordingSatellite],
+    glasses: Glasses,
+    fake_ollama: FakeOllama,
+) -> None:
+    """Due at 20:00 with Marie's glasses away; Home Assistant restarts at 20:10; her glasses
+    open at 20:30 and still get it, once, late."""
+    entry, device = await setup_kitchen_for_marie(hass, setup_with_options, satellites[KITCHEN])
+    await ask(hass, entry, MEDICINE_FR, device_id=device)
+    _, due = await the_reminder(hass)
+    await at(hass, clock, due + timedelta(seconds=1))
+    await at(hass, clock, due + timedelta(minutes=10))
+    assert await hass.config_entries.async_reload(entry.entry_id)
+    await hass.async_block_till_done()
+    await at(hass, clock, due + timedelta(minutes=30))
+    socket = await glasses("glasses-marie")
+    card = await next_insight(socket)
+    assert card["text"] == "Rappel en retard, prévu à 20 heures : prendre vos médicaments."
+    again = await glasses("glasses-marie")
+    await again.send_json({"type": "ping"})
+    assert (await again.receive_json(timeout=5))["type"] == "pong"

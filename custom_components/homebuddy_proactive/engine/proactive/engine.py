@@ -21,12 +21,12 @@ from ..config import EngineConfig
 from ..const import DETECTOR_HEURISTIC
 from ..llm import OllamaModel, SharedPrefix
 from ..memory import MemoryEngine, weights_from_config
-from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord
+from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord, WaitingCard
 from ..text.cards import shape_card
 from .connection import DEDUPE_HORIZON, Connection, Send
 from .detector import ProactiveDetector
 from .prompt import prefix_messages
-from .scheduled import WaitingCard, WaitingCards
+from .scheduled import GRACE
 from .session import (
     RecentCard,
     SessionState,
@@ -167,7 +167,11 @@ class ProactiveEngine:
         self._connections: set[Connection] = set()
         self._insight_listeners: list[Callable[[Insight], None]] = []
         self._state_listeners: list[Callable[[], None]] = []
-        self._waiting = WaitingCards()
+        # The clients with reminder cards waiting in the store (None: not read yet), so a
+        # socket that opens asks the store only when something waits for it.
+        self._waiting: set[str] | None = None
+        self._waiting_lock = asyncio.Lock()
+        self._waiting_tasks: set[asyncio.Task[None]] = set()
         # Set by the host: schedules a captured reminder that names a time and returns the
         # card confirming when (None: no time in it, the usual reminder card is shown).
         self.schedule_reminder: ScheduleReminder | None = None
@@ -321,9 +325,29 @@ class ProactiveEngine:
         self.stats.open_connections = len(self._connections)
         self._notify_state()
         await connection.start()
-        for card in self._waiting.take(client_id, self.clock()):
-            await self._show_scheduled(connection, card.late_text, card.language)
+        if self._waiting is None or client_id in self._waiting:
+            # Off the socket's start: its frames are read meanwhile (a stalled write must not
+            # keep a new socket from answering its pings).
+            task = asyncio.create_task(self._show_waiting(connection), name="homebuddy waiting")
+            self._waiting_tasks.add(task)
+            task.add_done_callback(self._waiting_tasks.discard)
         return connection
+
+    async def _show_waiting(self, connection: Connection) -> None:
+        """Show the reminder cards that waited for this client's next socket, once."""
+        async with self._waiting_lock:
+            if self._waiting is None:
+                self._waiting = await self.store.waiting_clients()
+            if connection.client_id not in self._waiting:
+                return
+            self._waiting.discard(connection.client_id)
+            cards = await self.store.take_waiting_cards(connection.client_id, self.clock() - GRACE)
+        for card in cards:
+            if connection in self._connections:
+                await self._show_scheduled(connection, card.text, card.language)
+            else:  # gone already: the card waits for the next one
+                await self.store.keep_waiting_card(connection.client_id, card)
+                self._waiting.add(connection.client_id)
 
     async def deliver_scheduled(
         self, client_id: str, text: str, language: str, late_text: str | None
@@ -336,7 +360,11 @@ class ProactiveEngine:
         for connection in sockets:
             await self._show_scheduled(connection, text, language)
         if not sockets and late_text is not None:
-            self._waiting.keep(client_id, WaitingCard(late_text, language, self.clock()))
+            await self.store.keep_waiting_card(
+                client_id, WaitingCard(late_text, language, self.clock())
+            )
+            if self._waiting is not None:
+                self._waiting.add(client_id)
         return len(sockets)
 
     async def _show_scheduled(self, connection: Connection, text: str, language: str) -> None:
@@ -391,7 +419,7 @@ class ProactiveEngine:
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await connection.close_socket()
             await connection.close()
-        for task in list(self._session_ends.values()):
+        for task in [*self._session_ends.values(), *self._waiting_tasks]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

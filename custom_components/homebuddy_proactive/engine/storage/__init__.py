@@ -1,6 +1,6 @@
 """Storage: the engine's one SQLite file, its migrations, and the tables of transcripts, cards,
-feedback, factual memories, session people, auth sessions and session summaries (one module
-per table).
+feedback, factual memories, session people, auth sessions, session summaries and waiting
+reminder cards (one module per table).
 
 May import ``text`` and ``const`` only; every other room reaches the file through here.
 """
@@ -12,6 +12,7 @@ from .people import PersonObservation
 from .search_index import register_search_functions, search_key, search_text
 from .session_summaries import SessionSummaryRecord
 from .transcripts import TranscriptRecord
+from .waiting_cards import WaitingCard
 
 __all__ = [
     "MEMORY_COLUMNS",
@@ -24,6 +25,7 @@ __all__ = [
     "SessionSummaryRecord",
     "StoreError",
     "TranscriptRecord",
+    "WaitingCard",
     "memory_from_row",
     "register_search_functions",
     "search_key",

@@ -73,6 +73,7 @@ from .transcripts import (
     TRANSCRIPT_SCHEMA_V15,
     TranscriptTable,
 )
+from .waiting_cards import WAITING_CARD_SCHEMA_V17, WaitingCardTable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -200,6 +201,8 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (*MEMORY_SCHEMA_V15, *TRANSCRIPT_SCHEMA_V15),
     # v16: timed reminders, once or repeated, ring like alarms.
     ALARM_SCHEMA_V16,
+    # v17: a reminder card waits for its glasses in the file, across restarts.
+    WAITING_CARD_SCHEMA_V17,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 # The version that adds short-term memory (``memory_turns``).
@@ -224,6 +227,7 @@ class ProactiveStore(
     SessionPeopleTable,
     AuthSessionTable,
     SessionSummaryTable,
+    WaitingCardTable,
 ):
     """The engine's SQLite file. Open with :meth:`open`, close with :meth:`close`."""
 
