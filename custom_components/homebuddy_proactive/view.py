@@ -26,7 +26,7 @@ from .models import HomeBuddyConfigEntry
 LOGGER = logging.getLogger(__name__)
 
 # Home Assistant's HTTP server bounds connections in total; this view bounds its own sockets
-# per client address (and the transport bounds each socket's frame rate): README "Limits".
+# per client address (and the transport bounds each socket's frame rate): docs/standalone.md.
 _SOCKETS = SocketGate(replace(DEFAULT_SOCKET_LIMITS, total=None))
 
 

@@ -45,7 +45,7 @@ _PING_MAX_BYTES: Final = 512
 
 @dataclass(frozen=True, kw_only=True)
 class SocketLimits:
-    """How many sockets a host accepts and how fast one socket may send (README "Limits").
+    """How many sockets a host accepts and how fast one socket may send (docs/standalone.md).
 
     A socket may send ``frames_per_second`` frames on average, in bursts of ``burst``; each
     frame beyond that is answered with a retryable ``rate_limited`` error and not processed.

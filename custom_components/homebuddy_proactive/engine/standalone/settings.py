@@ -41,7 +41,7 @@ DEFAULT_HEADER_TIMEOUT_SECONDS: Final = 20
 DEFAULT_BODY_TIMEOUT_SECONDS: Final = 20
 DEFAULT_KEEPALIVE_TIMEOUT_SECONDS: Final = 30
 MAX_HTTP_TIMEOUT_SECONDS: Final = 600
-# Limits (README "Limits"): sockets per client address and in total, frames per second per
+# Limits (docs/standalone.md): sockets per client address and in total, frames per second per
 # socket, and how often one kind of accept() error may reach the log.
 DEFAULT_MAX_SOCKETS_PER_ADDRESS: Final = 32
 DEFAULT_MAX_SOCKETS: Final = 256
