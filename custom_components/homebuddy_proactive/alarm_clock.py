@@ -29,8 +29,6 @@ from .engine.assist import (
     AlarmError,
     AlarmRecord,
     AlarmTime,
-    say,
-    spoken_time,
 )
 from .engine.assist.alarms import LATE_AFTER, Words, late_grace, next_time, words
 from .ringing import Ring, Ringer
@@ -195,7 +193,7 @@ class AlarmClock:
         if alarm.kind == KIND_REMINDER:
             self.hass.bus.async_fire(EVENT_REMINDER_DUE, reminder_event_data(alarm, said))
         else:
-            self.hass.bus.async_fire(EVENT_ALARM, alarm_event_data(alarm))
+            self.hass.bus.async_fire(EVENT_ALARM, alarm_event_data(alarm, said))
         if self.glasses is not None:  # glasses users see it too (a reminder says if it is late)
             late = said.late_message is not None and now - alarm.fire_at > LATE_AFTER
             card = said.late_message if late and said.late_message else said.message
@@ -228,7 +226,7 @@ class AlarmClock:
             LOGGER.warning("The next %s of %s was not set: %s", alarm.kind, alarm.id, err)
 
 
-def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:
+def alarm_event_data(alarm: AlarmRecord, said: Words) -> dict[str, Any]:
     """Data of the ``homebuddy_proactive_alarm`` event: what an automation needs to ring it."""
     return {
         "alarm_id": alarm.id,
@@ -237,11 +235,7 @@ def alarm_event_data(alarm: AlarmRecord) -> dict[str, Any]:
         "label": alarm.label,
         "language": alarm.language,
         "device_id": alarm.device_id,
-        "message": say(
-            "alarm_ringing",
-            alarm.language,
-            time=spoken_time(alarm.hour, alarm.minute, alarm.language),
-        ),
+        "message": said.message,
     }
 
 
