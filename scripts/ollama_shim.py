@@ -23,8 +23,9 @@ serves it as the embedding model ``--embed-name`` (``multilingual-e5-small`` unl
 - ``POST /api/chat``: ``messages``, ``format`` (a JSON schema, turned into llama.cpp's
   ``response_format={"type": "json_object", "schema": ...}`` grammar, or ``"json"``),
   ``options.num_predict`` / ``temperature`` / ``top_p`` / ``seed``, ``stream`` (a streamed
-  answer is sent as one chunk plus the final one); ``think`` and ``keep_alive`` are accepted and
-  ignored;
+  answer is sent a token a chunk as it is generated, then the final chunk; ``--tokens-per-second``
+  slows generation to a small machine's rate, ``--seed`` fixes the seed of calls that name none);
+  ``think`` and ``keep_alive`` are accepted and ignored;
 - ``GET /bench/stats``: counters for benchmarks (calls, schema-valid answers, answers cut by
   ``num_predict``, empty ``card`` fields, latencies, whether a call is running now, and per call
   the prompt tokens and the prompt tokens llama.cpp actually evaluated: ``Llama`` keeps the
@@ -196,9 +197,18 @@ class Shim:
         threads: int,
         ctx: int,
         embedder: Embedder | None = None,
+        *,
+        tokens_per_second: float = 0.0,
+        seed: int | None = None,
     ) -> None:
-        """Load the GGUF (a few hundred milliseconds for a 135M model), unless there is none."""
+        """Load the GGUF (a few hundred milliseconds for a 135M model), unless there is none.
+
+        ``tokens_per_second`` (0: as fast as this machine goes) slows the generation to a
+        smaller machine's rate; ``seed`` is used by every call that names none, so the same
+        prompt gets the same answer streamed or not."""
         self.name = name
+        self.tokens_per_second = tokens_per_second
+        self.seed = seed
         self.model_path = model_path
         self.llama: Any = None
         if model_path is not None:
@@ -370,6 +380,8 @@ class Shim:
             kwargs["top_p"] = float(options["top_p"])
         if "seed" in options:
             kwargs["seed"] = int(options["seed"])
+        elif self.seed is not None:
+            kwargs["seed"] = self.seed
         if isinstance(fmt, dict):
             kwargs["response_format"] = {"type": "json_object", "schema": fmt}
         elif fmt == "json":
@@ -378,6 +390,7 @@ class Shim:
         self.stats.calls += 1
         self.stats.in_flight += 1
         started = time.monotonic()
+        response: web.StreamResponse | None = None
         try:
             async with self.lock:
                 if request.transport is None or request.transport.is_closing():
@@ -386,22 +399,41 @@ class Shim:
                     self.stats.abandoned += 1
                     return web.json_response({"error": "client went away"}, status=499)
                 cancel = threading.Event()
-                done = asyncio.get_running_loop().run_in_executor(
-                    None, self._complete, kwargs, cancel
+                loop = asyncio.get_running_loop()
+                tokens: asyncio.Queue[str] = asyncio.Queue()
+                streaming = body.get("stream") is not False
+
+                def on_token(text: str) -> None:
+                    loop.call_soon_threadsafe(tokens.put_nowait, text)
+
+                done = loop.run_in_executor(
+                    None, self._complete, kwargs, cancel, on_token if streaming else None
                 )
+                if streaming:
+                    # As Ollama streams: one NDJSON chunk per token as it is generated.
+                    response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+                    await response.prepare(request)
                 while not done.done():
-                    await asyncio.wait({done}, timeout=0.1)
+                    await asyncio.wait({done}, timeout=0.1 if response is None else 0.02)
+                    if response is not None:
+                        await self._send_tokens(response, tokens, model)
                     if request.transport is None or request.transport.is_closing():
                         # As Ollama: a caller that hangs up stops the generation (the prompt
                         # being read is read to its end first).
                         cancel.set()
                 result = await done
+                if response is not None:
+                    await self._send_tokens(response, tokens, model)
             if result is None:
                 self.stats.abandoned += 1
+                if response is not None:
+                    return response
                 return web.json_response({"error": "client went away"}, status=499)
-        except Exception as err:  # any llama failure becomes an HTTP 500
+        except Exception as err:  # any llama failure becomes an HTTP 500 (or ends the stream)
             self.stats.failures += 1
             LOGGER.warning("chat failed: %r", err)
+            if response is not None:
+                return response
             return web.json_response({"error": f"llama failed: {err}"}, status=500)
         finally:
             self.stats.in_flight -= 1
@@ -426,38 +458,54 @@ class Shim:
             "eval_count": usage.get("completion_tokens", 0),
             "eval_duration": int(elapsed * 1e9),
         }
-        if body.get("stream") is False:
+        if response is None:
             return web.json_response(answer)
-        response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
-        await response.prepare(request)
-        chunk = {
-            "model": model,
-            "created_at": answer["created_at"],
-            "message": answer["message"],
-            "done": False,
-        }
-        await response.write((json.dumps(chunk) + "\n").encode())
         final = dict(answer, message={"role": "assistant", "content": ""})
         await response.write((json.dumps(final) + "\n").encode())
         await response.write_eof()
         return response
 
-    def _complete(self, kwargs: dict[str, Any], cancel: threading.Event) -> dict[str, Any] | None:
-        """One chat completion, streamed token by token so ``cancel`` stops it; None when
-        it was cancelled."""
+    async def _send_tokens(
+        self, response: web.StreamResponse, tokens: asyncio.Queue[str], model: str
+    ) -> None:
+        """Send the tokens generated since the last chunk."""
+        while not tokens.empty():
+            chunk = {
+                "model": model,
+                "created_at": self._now(),
+                "message": {"role": "assistant", "content": tokens.get_nowait()},
+                "done": False,
+            }
+            await response.write((json.dumps(chunk) + "\n").encode())
+
+    def _complete(
+        self,
+        kwargs: dict[str, Any],
+        cancel: threading.Event,
+        on_token: Any = None,
+    ) -> dict[str, Any] | None:
+        """One chat completion, streamed token by token so ``cancel`` stops it (each token to
+        ``on_token`` when given, at most ``tokens_per_second``); None when it was cancelled."""
         # What the context held before: llama.cpp reuses its longest common prefix.
         held = self.llama.input_ids[: self.llama.n_tokens].tolist()
         parts: list[str] = []
         prompt_tokens: int | None = None
         finish = "stop"
         stream = self._create(dict(kwargs, stream=True))
+        generating: float | None = None
         for chunk in stream:
             if prompt_tokens is None:
                 prompt_tokens = int(self.llama.n_tokens)  # the prompt is read, nothing generated
+                generating = time.monotonic()
             choice = chunk["choices"][0]
             text = (choice.get("delta") or {}).get("content")
             if text:
                 parts.append(text)
+                if self.tokens_per_second and generating is not None:
+                    due = generating + len(parts) / self.tokens_per_second
+                    time.sleep(max(0.0, due - time.monotonic()))
+                if on_token is not None:
+                    on_token(text)
             finish = choice.get("finish_reason") or finish
             if cancel.is_set():
                 stream.close()
@@ -549,6 +597,13 @@ def main() -> int:
     parser.add_argument("--no-chat", action="store_true", help="serve embeddings only")
     parser.add_argument("--embed-name", default="multilingual-e5-small")
     parser.add_argument("--no-embed", action="store_true", help="no embedding model")
+    parser.add_argument(
+        "--tokens-per-second",
+        type=float,
+        default=0.0,
+        help="generate no faster than this (a Pi-class rate, e.g. 8); 0: as fast as it goes",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of every call that names none")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="shim %(levelname)s %(message)s")
     model_path = None if args.no_chat else args.model_path or bundled_model()
@@ -556,7 +611,15 @@ def main() -> int:
     embedder = None if args.no_embed else load_embedder(args.embed_name, args.threads)
     if model_path is None and embedder is None:
         raise SystemExit("nothing to serve: no chat model and no embedding model")
-    shim = Shim(model_path, args.name, args.threads, args.ctx, embedder)
+    shim = Shim(
+        model_path,
+        args.name,
+        args.threads,
+        args.ctx,
+        embedder,
+        tokens_per_second=args.tokens_per_second,
+        seed=args.seed,
+    )
     LOGGER.info(
         "loaded %s%s in %.2f s",
         f"{model_path.name} as {args.name!r}" if model_path else "no chat model",

@@ -38,6 +38,10 @@ class FakeReply:
     reset: bool = False  # drop the connection without an answer (connection reset)
     # Tool calls of the answer, as Ollama sends them: {"function": {"name", "arguments"}}.
     tool_calls: list[dict[str, Any]] | None = None
+    # A streamed answer: its first ``split`` characters are sent, then the rest once ``pause``
+    # is set (a model still writing its answer).
+    split: int | None = None
+    pause: asyncio.Event | None = None
 
 
 def call_tool(name: str, **arguments: Any) -> FakeReply:
@@ -263,7 +267,7 @@ class FakeOllama:
             if reply.tool_calls is not None:
                 message["tool_calls"] = reply.tool_calls
             if body.get("stream"):
-                return await self._stream(request, body, message)
+                return await self._stream(request, body, message, reply)
             return web.json_response(
                 {
                     "model": body.get("model", ""),
@@ -277,21 +281,28 @@ class FakeOllama:
             self.in_flight -= 1
 
     async def _stream(
-        self, request: web.Request, body: dict[str, Any], message: dict[str, Any]
+        self,
+        request: web.Request,
+        body: dict[str, Any],
+        message: dict[str, Any],
+        reply: FakeReply,
     ) -> web.StreamResponse:
         """Answer as Ollama streams (``"stream": true``): NDJSON chunks, then a "done" one.
 
-        The text comes in two chunks, the tool calls in the first (as Ollama sends them).
+        The text comes in two chunks (split in the middle or at ``reply.split``, the second
+        held until ``reply.pause`` is set), the tool calls in the first (as Ollama sends them).
         """
         response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await response.prepare(request)
         base = {"model": body.get("model", ""), "created_at": datetime.now(UTC).isoformat()}
         content = str(message["content"])
-        half = len(content) // 2
+        half = len(content) // 2 if reply.split is None else reply.split
         first = {"role": "assistant", "content": content[:half]}
         if "tool_calls" in message:
             first["tool_calls"] = message["tool_calls"]
         await _stream_chunk(response, {**base, "message": first, "done": False})
+        if reply.pause is not None:
+            await reply.pause.wait()
         rest = {"role": "assistant", "content": content[half:]}
         await _stream_chunk(response, {**base, "message": rest, "done": False})
         last = {"role": "assistant", "content": ""}

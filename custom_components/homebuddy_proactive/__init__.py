@@ -40,7 +40,7 @@ from .engine.proactive.engine import Insight, ProactiveEngine
 from .engine.proactive.prompt import model_context_tokens
 from .engine.storage import ProactiveStore, SessionSummaryRecord, StoreError
 from .engine.text import warm_up
-from .llm_api import LLM_API_ID, LLM_API_NAME, HomeBuddyMemoryAPI
+from .llm_api import LLM_TOOLS_PLATFORM, memory_api
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView
@@ -50,6 +50,7 @@ from .websocket_api import async_setup_memory_websocket_api
 OLLAMA_CHECK_INTERVAL: Final = timedelta(minutes=1)
 
 PLATFORMS: list[Platform] = [
+    Platform.AI_TASK,
     Platform.BINARY_SENSOR,
     Platform.CONVERSATION,
     Platform.EVENT,
@@ -246,12 +247,11 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
     except Exception:
         await runtime.async_close()
         raise
-    # "HomeBuddy memory" in every conversation agent's options, while the entry is loaded.
-    entry.async_on_unload(
-        llm.async_register_api(
-            hass, HomeBuddyMemoryAPI(hass=hass, id=LLM_API_ID, name=LLM_API_NAME, entry=entry)
-        )
-    )
+    # The memory tools for every conversation agent while the entry is loaded: on Home
+    # Assistant's Assist API through our llm.py platform when it has one, otherwise as the
+    # "HomeBuddy memory" API in every agent's options. Never both.
+    if not LLM_TOOLS_PLATFORM:
+        entry.async_on_unload(llm.async_register_api(hass, memory_api(hass, entry)))
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     return True
 

@@ -1,41 +1,40 @@
 """How the Assist agent answers a request: by code when it can, else one model call, then code.
 
-Order of a turn (seed 001's dispatch layer, made safe for a home):
+Order of a turn:
 
-1. an answer to a question this conversation was asked ("Voulez-vous vraiment … ?" → "oui");
-2. alarms, parsed by code before any model call (the seed's ``"Alarm : "`` prefix and spoken
-   French, English and Greek forms);
-3. "souviens-toi que …" / "qu'est-ce que tu sais sur … ?", also by code;
-4. feelings that matter to a caregiver are stored and announced on the bus (side channel);
-5. the same question asked again within half an hour is counted for caregivers; the model's
+1. an answer to a question this conversation was asked ("Voulez-vous vraiment … ?" → "oui"),
+   or to an alarm that is ringing ("arrête", "encore dix minutes");
+2. Home Assistant's own sentences (the time, the date, devices, the weather, lists, timers),
+   under our safety rules (:mod:`.home_control`);
+3. reminders and alarms, parsed by code ("rappelle-moi à 20 heures de …", "Alarm : 7:30");
+4. "souviens-toi que …" / "qu'est-ce que tu sais sur … ?", also by code, memories read back
+   to the person ("Votre petite-fille s'appelle Léa.");
+5. feelings that matter to a caregiver are stored and announced on the bus, and answered
+   kindly by code (a question said with them still goes to the model);
+6. the same question asked again within half an hour is counted for caregivers; the model's
    chat answer is given again word for word only to the same device or conversation, in the
    same language, within two minutes, and never when it is of the moment (time, date, weather,
    news, a device's state: :mod:`.engine.assist.freshness`);
-6. otherwise the router (one model call) picks a command and a handler does the I/O: devices
-   through Home Assistant's own intents (exposed entities only, allowed domains only,
-   confirmation for locks and doors, rate-limited, audited in the logbook), the weather entity
-   and the news feed of the options (:mod:`.weather_and_news`), alarms, memories, or the
-   model's chat answer.
+7. otherwise the router (one model call) picks a command and a handler does the I/O: devices
+   (:mod:`.home_control`), the weather entity and the news feed of the options
+   (:mod:`.weather_and_news`), alarms, memories, or the model's chat answer, which is spoken
+   while the model writes it;
+8. when the model cannot answer, Home Assistant's own answer where its sentences recognise the
+   request ("no area named salon"), else a short sentence saying the model is unavailable.
 
-Nothing here raises to the user: every failure becomes a short sentence in their language.
-
-A little past 600 lines for a reason: the order above is one method reading top to bottom, and
-each step is a few lines over the engine's ``assist`` room and this package's handlers, where the
-work is; splitting it would scatter that order over files.
+The answer is in the language the request was said in (the pipeline's is only a hint). Nothing
+here raises to the user: every failure becomes a short sentence in their language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final
 
 from homeassistant.components import conversation
-from homeassistant.components.homeassistant.exposed_entities import async_should_expose
-from homeassistant.components.logbook import async_log_entry
-from homeassistant.core import Context, HomeAssistant, State, callback
-from homeassistant.helpers import intent
+from homeassistant.core import Context, HomeAssistant, callback
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from homeassistant.util import dt as dt_util
 
@@ -51,11 +50,8 @@ from .const import (
     CONF_RINGS,
     CONF_SPEAKERS,
     CONF_WEATHER_ENTITY,
-    CONFIRM_DEVICE_CLASSES,
-    CONFIRM_DOMAINS,
     DEFAULT_ACTIONS_PER_MINUTE,
     DEFAULT_ALLOWED_DOMAINS,
-    DOMAIN,
     EVENT_WELLBEING,
     LOGGER,
 )
@@ -68,7 +64,6 @@ from .engine.assist import (
     COMMAND_SERVICE,
     COMMAND_WEATHER,
     REPEATED_QUESTION,
-    SERVICE_INTENTS,
     ActionRateLimiter,
     AffectSignal,
     AlarmBook,
@@ -81,11 +76,9 @@ from .engine.assist import (
     RouterContext,
     RouterFailure,
     SignalCounter,
-    action_verb,
     answer_is_replayable,
     confirmation_answer,
     detect_affect,
-    join_names,
     match_memory_recall,
     match_memory_save,
     parse_alarm_command,
@@ -93,15 +86,17 @@ from .engine.assist import (
     parse_reminder_request,
     question_key,
     replay_scope,
+    request_language,
     ring_answer,
     said_back,
     say,
-    spoken_language,
 )
 from .engine.memory import STORE_EPISODIC, MemoryLinkError, MemoryLinks, told_memories
 from .engine.memory import MemoryError as MemoryRequestError
+from .engine.memory.card_person import tell_user
 from .engine.proactive.engine import ProactiveEngine
-from .engine.text import detect_language, is_question
+from .engine.text import is_question
+from .home_control import ConfirmAction, HomeControl
 from .ringing import DEFAULT_RING_REPEAT_SECONDS, DEFAULT_RINGS, Ringer
 from .speakers import speaker_client
 from .weather_and_news import async_news_answer, async_weather_answer
@@ -116,7 +111,6 @@ RECALL_LIMIT: Final = 3
 RECENT_TURNS: Final = 6
 MIN_REPEAT_WORDS: Final = 3
 RECENT_TURNS_WINDOW: Final = timedelta(minutes=30)
-AUDIT_NAME: Final = "HomeBuddy Assist"
 # Answers to questions, whose asking again is counted; actions are not questions.
 QUESTION_COMMANDS: Final = frozenset(
     {COMMAND_CHAT, COMMAND_WEATHER, COMMAND_NEWS, COMMAND_MEMORY_RECALL}
@@ -135,34 +129,17 @@ class AssistTurn:
     satellite_id: str | None = None
     agent_id: str | None = None
     recent_turns: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlannedAction:
-    """A device action the router asked for, with the exposed entities it resolved to."""
-
-    command: RouterCommand
-    entity_ids: tuple[str, ...]
-    names: tuple[str, ...]
-    domains: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ConfirmAction:
-    """Waiting for "oui" before a sensitive action."""
-
-    action: PlannedAction
+    # Home Assistant's request and chat log (Home Assistant's own sentences are tried with them).
+    user_input: conversation.ConversationInput | None = None
+    chat_log: conversation.ChatLog | None = None
 
 
 type PendingQuestion = ConfirmAction | AskAlarmTime | ChooseAlarmToCancel
 
 
 def turn_language(requested: str | None, text: str) -> str:
-    """Return the spoken language: the pipeline's when it is one we speak, else detected."""
-    base = (requested or "").split("-")[0].lower()
-    if base in ("fr", "en", "el"):
-        return base
-    return spoken_language(detect_language(text))
+    """The language of the answer: the one the request was said in (the pipeline's is a hint)."""
+    return request_language(text, requested)
 
 
 def speaker_links(text: str) -> MemoryLinks:
@@ -179,7 +156,7 @@ def speaker_links(text: str) -> MemoryLinks:
         return MemoryLinks.parse("")
 
 
-class HomeBuddyAssistant(AlarmTalk):
+class HomeBuddyAssistant(AlarmTalk, HomeControl):
     """Everything the Assist agent of one config entry keeps between turns."""
 
     def __init__(
@@ -241,31 +218,30 @@ class HomeBuddyAssistant(AlarmTalk):
 
     # -- a turn ------------------------------------------------------------------------------
 
-    async def async_handle(self, turn: AssistTurn) -> str:
-        """Answer one turn; never raises for anything the user or the model can cause."""
-        speech = await self._answer(turn)
+    async def async_handle(
+        self, turn: AssistTurn, speak: Callable[[str], None] | None = None
+    ) -> str:
+        """Answer one turn; never raises for anything the user or the model can cause.
+
+        With ``speak``, the model's chat answer is passed to it piece by piece as the model
+        writes it; the whole answer is returned either way."""
+        try:
+            speech = await self._answer(turn, speak)
+        except Exception:  # a bug here must still leave the person an answer
+            LOGGER.exception("The Assist turn failed; the person was told to say it again")
+            speech = say("fallback_invalid", turn.language)
         await self._record_turn(turn, speech)
         return speech
 
-    async def _answer(self, turn: AssistTurn) -> str:
+    async def _answer(self, turn: AssistTurn, speak: Callable[[str], None] | None) -> str:
         text = turn.text.strip()
-        pending = self.pending.pop(turn.conversation_id)
-        if pending is not None:
-            answer = await self._answer_pending(pending, turn)
-            if answer is not None:
-                return answer
-        if self.alarms.ringer.ringing and (reply := ring_answer(text)) is not None:
-            return await self._ring_answer(reply, turn)
-        if (reminder := parse_reminder_request(text)) is not None:
-            return await self._reminder(reminder, turn)
-        if (alarm := parse_alarm_command(text)) is not None:
-            return await self._alarm(alarm, turn)
-        if fact := match_memory_save(text):
-            return await self._memory_save(fact, turn)
-        if subject := match_memory_recall(text):
-            return await self._memory_recall(subject, turn)
-        if signal := detect_affect(text, turn.language):
-            await self._wellbeing(signal, turn)
+        if (answer := await self._answer_by_code(turn, text)) is not None:
+            return answer
+        feeling = detect_affect(text, turn.language)
+        if feeling is not None:
+            await self._wellbeing(feeling, turn)
+            if not is_question(text, turn.language):
+                return say(f"affect_{feeling.kind}", turn.language)
         key = question_key(text)
         scope = replay_scope(turn.conversation_id, turn.device_id)
         if (repeated := self.repeats.repeat(key)) is not None:
@@ -278,10 +254,24 @@ class HomeBuddyAssistant(AlarmTalk):
             replay = self.repeats.replay(key, scope=scope, language=turn.language)
             if replay is not None:
                 return replay
-        decision = await self.router.route(text, await self._router_context(turn))
+        spoken: list[str] = []
+
+        def speak_and_keep(piece: str) -> None:
+            spoken.append(piece)
+            if speak is not None:
+                speak(piece)
+
+        decision = await self.router.route(text, await self._router_context(turn), speak_and_keep)
         if isinstance(decision, RouterFailure):
-            phrase = "model_unavailable" if decision.reason == "unavailable" else "fallback_invalid"
-            return say(phrase, turn.language)
+            if spoken:  # the answer was heard before the model broke off: it stands
+                return "".join(spoken)
+            if feeling is not None:
+                return say(f"affect_{feeling.kind}", turn.language)
+            if decision.reason == "invalid":
+                return say("fallback_invalid", turn.language)
+            if (home := await self._home_answer_without_model(turn)) is not None:
+                return home
+            return say("model_unavailable", turn.language)
         speech = await self._dispatch(decision, turn)
         if decision.command in QUESTION_COMMANDS and _worth_repeating(text, key, turn.language):
             replayable = answer_is_replayable(decision, text, speech, self._exposed_device_names())
@@ -289,6 +279,27 @@ class HomeBuddyAssistant(AlarmTalk):
                 key, speech if replayable else None, scope=scope, language=turn.language
             )
         return speech
+
+    async def _answer_by_code(self, turn: AssistTurn, text: str) -> str | None:
+        """The answer when code alone makes it (steps 1 to 4 of the order above), else None."""
+        pending = self.pending.pop(turn.conversation_id)
+        if pending is not None:
+            answer = await self._answer_pending(pending, turn)
+            if answer is not None:
+                return answer
+        if self.alarms.ringer.ringing and (reply := ring_answer(text)) is not None:
+            return await self._ring_answer(reply, turn)
+        if (home := await self._home_intent(turn)) is not None:
+            return home
+        if (reminder := parse_reminder_request(text)) is not None:
+            return await self._reminder(reminder, turn)
+        if (alarm := parse_alarm_command(text)) is not None:
+            return await self._alarm(alarm, turn)
+        if fact := match_memory_save(text):
+            return await self._memory_save(fact, turn)
+        if subject := match_memory_recall(text):
+            return await self._memory_recall(subject, turn)
+        return None
 
     async def _dispatch(self, decision: RouterCommand, turn: AssistTurn) -> str:
         if decision.command == COMMAND_SERVICE:
@@ -350,7 +361,10 @@ class HomeBuddyAssistant(AlarmTalk):
         memories = await self.memory.retrieve(
             self._client(turn), subject or turn.text, max(self.memory_limit, RECALL_LIMIT)
         )
-        facts = [m.content.rstrip(" .") + "." for m in told_memories(memories, RECALL_LIMIT)]
+        facts = [
+            tell_user(m.content, request_language(m.content, lang))
+            for m in told_memories(memories, RECALL_LIMIT)
+        ]
         if not facts:
             if subject:
                 return say("memory_nothing", lang, subject=said_back(subject, lang))
@@ -444,116 +458,6 @@ class HomeBuddyAssistant(AlarmTalk):
             context=turn.context,
         )
 
-    # -- devices -----------------------------------------------------------------------------
-
-    def _exposed_device_names(self) -> list[str]:
-        """Names of the entities the agent could control (exposed and in allowed domains)."""
-        names: list[str] = []
-        for state in self.hass.states.async_all(self.allowed_domains):
-            if async_should_expose(self.hass, conversation.DOMAIN, state.entity_id):
-                names.append(state.name)
-        return sorted(names)
-
-    async def _service(self, command: RouterCommand, turn: AssistTurn) -> str:
-        lang = turn.language
-        spec = SERVICE_INTENTS[command.intent]
-        match = intent.async_match_targets(
-            self.hass,
-            intent.MatchTargetsConstraints(
-                name=command.name or None,
-                area_name=command.area or None,
-                domains=spec.domains,
-                assistant=conversation.DOMAIN,
-            ),
-        )
-        if not match.is_match:
-            self._audit(command, "refused: no exposed entity matches", None, turn)
-            return say("service_not_found", lang, name=command.name or command.area)
-        states = match.states
-        names = tuple(state.name for state in states)
-        forbidden = [s for s in states if s.domain not in self.allowed_domains]
-        if forbidden:
-            self._audit(command, "refused: domain not allowed", None, turn)
-            return say(
-                "service_not_allowed", lang, names=join_names([s.name for s in forbidden], lang)
-            )
-        action = PlannedAction(
-            command=command,
-            entity_ids=tuple(state.entity_id for state in states),
-            names=names,
-            domains=tuple(sorted({state.domain for state in states})),
-        )
-        sensitive = [s for s in states if _needs_confirmation(s)]
-        if sensitive:
-            self.pending.put(turn.conversation_id, ConfirmAction(action))
-            self._audit(command, "waiting for confirmation", action, turn)
-            verb = action_verb(sensitive[0].domain, spec.turning_on, lang)
-            return say("confirm_question", lang, action=verb, names=join_names(list(names), lang))
-        return await self._execute(action, turn)
-
-    async def _execute(self, action: PlannedAction, turn: AssistTurn) -> str:
-        """Run the action through Home Assistant's intent handlers, under the assistant."""
-        lang = turn.language
-        command = action.command
-        names = join_names(list(action.names), lang)
-        if not self.rate_limiter.try_acquire():
-            self._audit(command, "refused: too many actions this minute", action, turn)
-            return say("service_rate_limited", lang)
-        spec = SERVICE_INTENTS[command.intent]
-        slots: dict[str, Any] = {"domain": {"value": list(action.domains)}}
-        if command.name:
-            slots["name"] = {"value": command.name}
-        if command.area:
-            slots["area"] = {"value": command.area}
-        if spec.slot is not None and command.value is not None:
-            value: float | int = command.value
-            if spec.slot != "temperature":
-                value = round(command.value)
-            slots[spec.slot] = {"value": value}
-        try:
-            response = await intent.async_handle(
-                self.hass,
-                DOMAIN,
-                command.intent,
-                slots,
-                context=turn.context,
-                language=lang,
-                assistant=conversation.DOMAIN,
-                device_id=turn.device_id,
-                satellite_id=turn.satellite_id,
-                conversation_agent_id=turn.agent_id,
-            )
-        except intent.IntentError as err:
-            self._audit(command, f"failed: {type(err).__name__}", action, turn)
-            return say("service_failed", lang, names=names)
-        done = [
-            target
-            for target in response.success_results
-            if target.type is intent.IntentResponseTargetType.ENTITY
-        ]
-        if response.response_type is intent.IntentResponseType.ERROR or not done:
-            self._audit(command, "failed", action, turn)
-            return say("service_failed", lang, names=names)
-        self._audit(command, "done: " + ", ".join(str(t.id) for t in done), action, turn)
-        return say("service_done", lang, names=join_names([t.name for t in done], lang))
-
-    def _audit(
-        self,
-        command: RouterCommand,
-        result: str,
-        action: PlannedAction | None,
-        turn: AssistTurn,
-    ) -> None:
-        """Write the request (as the router understood it, not the words) and its result."""
-        async_log_entry(
-            self.hass,
-            AUDIT_NAME,
-            f"request {command.describe()} → {result}",
-            domain=DOMAIN,
-            entity_id=action.entity_ids[0] if action and len(action.entity_ids) == 1 else None,
-            context=turn.context,
-        )
-
 
 def _worth_repeating(text: str, key: str, language: str) -> bool:
     """A real question ("quel jour sommes-nous ?"), not a two-word follow-up ("et demain ?")."""
@@ -563,11 +467,3 @@ def _worth_repeating(text: str, key: str, language: str) -> bool:
 def _session_id(turn: AssistTurn) -> str:
     """One memory session per voice device: Assist starts a new conversation at each wake word."""
     return f"assist:{turn.device_id or turn.satellite_id or 'home'}"
-
-
-def _needs_confirmation(state: State) -> bool:
-    """Locks, alarm panels, covers, valves and anything that is a door need a spoken yes."""
-    return (
-        state.domain in CONFIRM_DOMAINS
-        or state.attributes.get("device_class") in CONFIRM_DEVICE_CLASSES
-    )

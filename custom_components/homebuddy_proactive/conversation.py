@@ -2,11 +2,16 @@
 
 Assist brings the voice (wake word, speech-to-text, text-to-speech, satellites); this entity
 answers the text. The turn logic lives in :mod:`.assist_agent`; this module is the thin layer
-between Home Assistant's chat log and it.
+between Home Assistant's chat log and it. The answer is streamed into the chat log: a model's
+chat answer piece by piece as the model writes it (Assist's text-to-speech starts after the
+first sentence), an answer made by code in one piece.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator
 from typing import Literal
 
 from homeassistant.components import conversation
@@ -41,6 +46,7 @@ class HomeBuddyConversationEntity(
     # It turns devices on and off through Home Assistant's intents: without this flag the Assist
     # dialog tells the user "This assistant cannot control your home".
     _attr_supported_features = conversation.ConversationEntityFeature.CONTROL
+    _attr_supports_streaming = True
 
     @property
     def supported_languages(self) -> list[str] | Literal["*"]:
@@ -72,12 +78,49 @@ class HomeBuddyConversationEntity(
             satellite_id=user_input.satellite_id,
             agent_id=self.entity_id,
             recent_turns=_recent_turns(chat_log),
+            user_input=user_input,
+            chat_log=chat_log,
         )
-        speech = await self.entry.runtime_data.assist.async_handle(turn)
-        chat_log.async_add_assistant_content_without_tools(
-            conversation.AssistantContent(agent_id=self.entity_id, content=speech)
-        )
+        async for _content in chat_log.async_add_delta_content_stream(
+            self.entity_id, self._spoken(turn)
+        ):
+            pass
         return conversation.async_get_result_from_chat_log(user_input, chat_log)
+
+    async def _spoken(
+        self, turn: AssistTurn
+    ) -> AsyncGenerator[conversation.AssistantContentDeltaDict]:
+        """The answer as chat-log deltas: each piece as soon as it is known."""
+        pieces: asyncio.Queue[str] = asyncio.Queue()
+        answering = self.hass.async_create_task(
+            self.entry.runtime_data.assist.async_handle(turn, speak=pieces.put_nowait),
+            name="homebuddy assist turn",
+        )
+        try:
+            yield {"role": "assistant"}
+            said = ""
+            while not answering.done() or not pieces.empty():
+                if pieces.empty():
+                    waiting = asyncio.ensure_future(pieces.get())
+                    await asyncio.wait({waiting, answering}, return_when=asyncio.FIRST_COMPLETED)
+                    if not waiting.done():
+                        waiting.cancel()
+                        continue
+                    piece = waiting.result()
+                else:
+                    piece = pieces.get_nowait()
+                said += piece
+                yield {"content": piece}
+            speech = answering.result()
+            if not said:
+                yield {"content": speech}
+            elif speech.startswith(said) and len(speech) > len(said):
+                yield {"content": speech[len(said) :]}
+        finally:
+            if not answering.done():
+                answering.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await answering
 
 
 def _recent_turns(chat_log: conversation.ChatLog) -> tuple[tuple[str, str], ...]:

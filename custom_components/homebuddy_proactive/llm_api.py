@@ -1,12 +1,21 @@
-"""The "HomeBuddy memory" LLM API: our memory for every Assist agent.
+"""The memory tools for every Assist agent, and the "HomeBuddy memory" LLM API.
 
-Registered with Home Assistant's ``llm`` helper while the entry is loaded, it can be chosen in
-the options of any conversation agent that lists the LLM APIs (Ollama, OpenAI, Anthropic …).
-Its tools recall memories about a person or topic, remember a fact, and list the reminders,
+The tools recall memories about a person or topic, remember a fact, and list the reminders,
 tasks and alarms, all through the engine (``MemoryEngine.retrieve``, ``remember``,
 ``reminders``) and the Assist agent's alarm clock. Each call is scoped to the speaker the way
 our own Assist agent scopes a turn (:func:`.speakers.speaker_client`): a speaker never
 reads or writes another client's memories or alarms.
+
+How agents reach them depends on Home Assistant (:data:`LLM_TOOLS_PLATFORM`, found by what
+Home Assistant provides, not by its version):
+
+- with the ``llm`` integration's tool platform (Home Assistant 2026.7 and later), our ``llm.py``
+  platform adds them, named ``homebuddy_proactive__recall_memories`` …, to Home Assistant's own
+  Assist API, so every agent that uses Assist has them; no separate API is registered;
+- before, the entry registers the "HomeBuddy memory" API (:func:`memory_api`, named in the
+  home's language) while it is loaded, to be chosen in the options of any conversation agent
+  that lists the LLM APIs (Ollama, OpenAI, Anthropic …), with the tools under their
+  ``RecallMemories`` … names.
 """
 
 from __future__ import annotations
@@ -34,7 +43,6 @@ if TYPE_CHECKING:
     from .models import HomeBuddyConfigEntry
 
 LLM_API_ID: Final = "homebuddy_memory"
-LLM_API_NAME: Final = "HomeBuddy memory"
 RECALL_LIMIT: Final = 5
 REMINDER_LIMIT: Final = 20
 MAX_SUBJECT_CHARACTERS: Final = 200
@@ -51,9 +59,57 @@ _TOOL_RESULT: Any = getattr(llm, "ToolResult", None)
 _ANNOTATIONS: Any = getattr(llm, "ToolAnnotations", None)
 
 
+def _llm_tools_class() -> Any:
+    """``LLMTools`` of Home Assistant's ``llm`` integration when it gathers integrations' tools
+    from their ``llm.py`` platform (``async_get_tools``); None when this Home Assistant has no
+    such platform."""
+    if importlib.util.find_spec("homeassistant.components.llm") is None:
+        return None
+    integration = importlib.import_module("homeassistant.components.llm")
+    if not hasattr(integration, "async_get_tools"):
+        return None
+    return getattr(integration, "LLMTools", None)
+
+
+# What our ``llm.py`` platform answers with; None when Home Assistant has no tool platform.
+LLM_TOOLS: Any = _llm_tools_class()
+# True: the tools reach agents through the platform; False: through the "HomeBuddy memory" API.
+LLM_TOOLS_PLATFORM: Final = LLM_TOOLS is not None
+
+
 def _answer(data: JsonObjectType) -> Any:
     """A tool's answer as this Home Assistant expects it."""
     return data if _TOOL_RESULT is None else _TOOL_RESULT(data=data)
+
+
+def memory_tools(entry: HomeBuddyConfigEntry, *, prefixed: bool = False) -> list[llm.Tool]:
+    """The three tools bound to the entry; ``prefixed``: under their ``homebuddy_proactive__…``
+    names (on Home Assistant's Assist API) rather than the API's ``RecallMemories`` …"""
+    return [tool(entry, prefixed=prefixed) for tool in MEMORY_TOOLS]
+
+
+def memory_prompt(language: str | None, *, prefixed: bool = False) -> str:
+    """What the agent is told about the tools, in the language of the request when we speak
+    it (English otherwise), naming the tools as they are offered."""
+    recall, remember, reminders = (tool.tool_name(prefixed=prefixed) for tool in MEMORY_TOOLS)
+    return say(
+        "memory_api_prompt",
+        language or "en",
+        recall=recall,
+        remember=remember,
+        reminders=reminders,
+    )
+
+
+def memory_api(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> HomeBuddyMemoryAPI:
+    """The "HomeBuddy memory" API of the entry, for Home Assistant without the tool platform.
+
+    Agents list an API by its ``name`` as it is (Home Assistant does not translate it), so it is
+    named in the home's language when it is registered ("Mémoire HomeBuddy" in French).
+    """
+    return HomeBuddyMemoryAPI(
+        hass=hass, id=LLM_API_ID, name=say("memory_api_name", hass.config.language), entry=entry
+    )
 
 
 @dataclass(slots=True, kw_only=True)
@@ -66,24 +122,31 @@ class HomeBuddyMemoryAPI(llm.API):
         """The tools and a short prompt, in the language of the request when we speak it."""
         return llm.APIInstance(
             api=self,
-            api_prompt=say("memory_api_prompt", llm_context.language or "en"),
+            api_prompt=memory_prompt(llm_context.language),
             llm_context=llm_context,
-            tools=[
-                RecallMemoriesTool(self.entry),
-                RememberFactTool(self.entry),
-                RemindersTool(self.entry),
-            ],
+            tools=memory_tools(self.entry),
         )
 
 
 class MemoryTool(llm.Tool):
-    """A tool of the memory API: validates its arguments and finds the speaker's client."""
+    """A memory tool: validates its arguments and finds the speaker's client.
+
+    ``name`` is its name on the "HomeBuddy memory" API; on Home Assistant's Assist API it is
+    offered as ``homebuddy_proactive__<slug>``.
+    """
 
     integration = DOMAIN
+    slug: str
 
-    def __init__(self, entry: HomeBuddyConfigEntry) -> None:
+    def __init__(self, entry: HomeBuddyConfigEntry, *, prefixed: bool = False) -> None:
         """Bind the entry (its runtime data is read at each call: it follows reloads)."""
         self.entry = entry
+        self.name = self.tool_name(prefixed=prefixed)
+
+    @classmethod
+    def tool_name(cls, *, prefixed: bool = False) -> str:
+        """The tool's name on the "HomeBuddy memory" API, or on the Assist API (``prefixed``)."""
+        return f"{DOMAIN}__{cls.slug}" if prefixed else cls.name
 
     def arguments(self, tool_input: llm.ToolInput) -> dict[str, Any]:
         """The validated arguments; a clear error, and nothing done, when they are wrong."""
@@ -106,6 +169,8 @@ class RecallMemoriesTool(MemoryTool):
     """What the memory knows about a person or a topic."""
 
     name = "RecallMemories"
+    slug = "recall_memories"
+    title = "Recall memories"
     description = (
         "Recall what is remembered about a person (family, friends, doctors), a topic or an "
         "event of the user's life: relationships, preferences, routines, appointments. "
@@ -143,6 +208,8 @@ class RememberFactTool(MemoryTool):
     """Keep a lasting fact the user stated."""
 
     name = "RememberFact"
+    slug = "remember_fact"
+    title = "Remember a fact"
     description = (
         "Remember a lasting fact the user stated about themselves or the people in their life, "
         "written as a short sentence in the user's words, e.g. 'My doctor is Dr Martin'. "
@@ -186,6 +253,8 @@ class RemindersTool(MemoryTool):
     """The speaker's reminders, tasks and pending alarms."""
 
     name = "ListReminders"
+    slug = "list_reminders"
+    title = "List reminders and alarms"
     description = (
         "List the user's reminders and tasks (as they said them, newest first, with the day "
         "each was noted) and their pending alarms (local time and date, soonest first)."
@@ -222,3 +291,11 @@ class RemindersTool(MemoryTool):
                 }
             )
         return _answer({"reminders": reminders, "alarms": alarms})
+
+
+# In the order agents are offered them.
+MEMORY_TOOLS: Final[tuple[type[MemoryTool], ...]] = (
+    RecallMemoriesTool,
+    RememberFactTool,
+    RemindersTool,
+)

@@ -31,7 +31,9 @@ from custom_components.homebuddy_proactive.engine.assist import (
     match_memory_save,
     parse_alarm_command,
     parse_alarm_time,
+    request_language,
 )
+from custom_components.homebuddy_proactive.engine.memory.card_person import tell_user
 from custom_components.homebuddy_proactive.engine.memory.reminder_cards import memory_card
 from custom_components.homebuddy_proactive.engine.text import (
     capture_memory,
@@ -259,6 +261,16 @@ def check_feeling(text: str, kind: str) -> None:
 def check_not_a_feeling(text: str) -> None:
     """Negations and idioms ("I'm afraid I don't know", "fell asleep") are no signal."""
     expect(detect_affect(text, "fr"), None)
+
+
+def check_request_language(language: str, text: str, hint: str) -> None:
+    """The answer follows the words said, not the pipeline's language (the hint)."""
+    expect(request_language(text, hint), language)
+
+
+def check_read_back(language: str, fact: str, said: str) -> None:
+    """A remembered fact is read back to the person who said it ("my" → "your")."""
+    expect(tell_user(fact, language), said)
 
 
 def check_episode_cue(text: str) -> None:

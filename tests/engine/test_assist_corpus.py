@@ -120,3 +120,9 @@ test_neither_yes_nor_no = corpus_test(
 )
 test_feelings = corpus_test(corpus.check_feeling, _cases("feelings.tsv", "text", "kind"))
 test_not_feelings = corpus_test(corpus.check_not_a_feeling, _cases("not_feelings.tsv", "text"))
+test_request_languages = corpus_test(
+    corpus.check_request_language, _cases("request_languages.tsv", "language", "text", "hint")
+)
+test_read_back = corpus_test(
+    corpus.check_read_back, _cases("read_back.tsv", "language", "fact", "said")
+)

@@ -273,12 +273,12 @@ async def test_recent_episode_summary_feeds_the_router(
     entry = await setup_assist()
     fake_ollama.queue(
         {"command": "chat", "text": "Bon rendez-vous chez le docteur Martin demain."},
-        {"command": "chat", "text": "Bonsoir !"},
+        {"command": "chat", "text": "Vous revoilà !"},
         {"command": "chat", "text": "Oui, demain à dix heures."},
     )
     await ask(hass, entry, "Demain j'ai rendez-vous chez le docteur Martin", device_id="salon")
     freezer.tick(timedelta(minutes=31))
-    await ask(hass, entry, "bonsoir", device_id="salon")
+    await ask(hass, entry, "me revoilà", device_id="salon")
     await ask(hass, entry, "c'est bien demain mon rendez-vous ?", device_id="salon")
     system = fake_ollama.requests[2]["messages"][0]["content"]
     assert "Résumé de la conversation récente :" in system
@@ -293,19 +293,21 @@ async def test_recent_episode_summary_feeds_the_router(
 
 
 @pytest.mark.parametrize(
-    ("language", "expected"),
+    ("language", "expected", "texts"),
     [
-        ("fr", "Pardon, je n'ai pas bien compris."),
-        ("en", "Sorry, I didn't quite understand."),
-        ("el", "Συγγνώμη, δεν κατάλαβα καλά."),
+        ("fr", "Pardon, je n'ai pas bien compris.", ("blabla", "encore", "et alors", "tu es là")),
+        ("en", "Sorry, I didn't quite understand.", ("blah", "again", "so what", "are you there")),
+        ("el", "Συγγνώμη, δεν κατάλαβα καλά.", ("μπλα", "πάλι", "και λοιπόν", "είσαι εκεί")),
     ],
 )
 async def test_invalid_model_output_gets_a_polite_fallback(
     hass: HomeAssistant,
     setup_assist: Callable[..., Awaitable[MockConfigEntry]],
     fake_ollama: FakeOllama,
+    *,
     language: str,
     expected: str,
+    texts: tuple[str, ...],
 ) -> None:
     """Whatever the model answers, the user hears a sentence in their language."""
     entry = await setup_assist()
@@ -314,11 +316,11 @@ async def test_invalid_model_output_gets_a_polite_fallback(
         FakeReply(content="{{{ not json"),
         {"command": "chat", "text": ""},
     )
-    for text in ("blabla", "encore", "et alors"):
+    for text in texts[:3]:
         reply = await ask(hass, entry, text, language=language)
         assert reply.speech.startswith(expected)
     fake_ollama.queue(FakeReply(status=500))
-    down = await ask(hass, entry, "tu es là", language=language)
+    down = await ask(hass, entry, texts[3], language=language)
     assert down.speech and not down.speech.startswith(expected)
 
 
@@ -634,7 +636,7 @@ async def test_service_turns_off_an_exposed_light_and_audits_it(
     entry = await setup_assist()
     audit = async_capture_events(hass, LOGBOOK_ENTRY)
     fake_ollama.queue({"command": "service", "intent": "HassTurnOff", "name": "Lampe du salon"})
-    reply = await ask(hass, entry, "éteins la lampe du salon s'il te plaît")
+    reply = await ask(hass, entry, "il fait bien trop clair dans le salon")
     assert reply.speech == "C'est fait : Lampe du salon."
     assert called(house.light_off) == ["light.lampe_du_salon"]
     (entry_data,) = [e.data for e in audit if e.data.get("domain") == DOMAIN]
@@ -699,10 +701,10 @@ async def test_domains_outside_the_allowlist_are_refused(
         {"command": "service", "intent": "HassTurnOn", "name": "Robot"},
         {"command": "service", "intent": "HassTurnOff", "name": "Lampe du salon"},
     )
-    assert (await ask(hass, entry, "lance le robot")).speech == (
+    assert (await ask(hass, entry, "le robot pourrait bien passer")).speech == (
         "Je n'ai pas le droit de commander Robot."
     )
-    assert (await ask(hass, entry, "éteins la lampe")).speech == (
+    assert (await ask(hass, entry, "il y a trop de lumière")).speech == (
         "Je n'ai pas le droit de commander Lampe du salon."
     )
     assert house.vacuum == house.light_off == []
@@ -722,7 +724,7 @@ async def test_locks_need_a_spoken_yes(
     unlock = {"command": "service", "intent": "HassTurnOff", "name": "Porte d'entrée"}
 
     fake_ollama.queue(unlock)
-    question = await ask(hass, entry, "déverrouille la porte d'entrée")
+    question = await ask(hass, entry, "l'infirmière arrive, tu peux lui ouvrir ?")
     assert question.speech == "Voulez-vous vraiment déverrouiller Porte d'entrée ?"
     assert question.continue_conversation
     assert house.unlock == []
@@ -732,14 +734,14 @@ async def test_locks_need_a_spoken_yes(
     assert fake_ollama.chat_count == 1  # "oui" needed no model call
 
     fake_ollama.queue(unlock)
-    question = await ask(hass, entry, "déverrouille la porte")
+    question = await ask(hass, entry, "l'infirmière arrive")
     no = await ask(hass, entry, "non", conversation_id=question.conversation_id)
     assert no.speech == "D'accord, je ne fais rien."
     assert len(house.unlock) == 1
 
     # A "yes" in another conversation, or after the question expired, unlocks nothing.
     fake_ollama.queue(unlock)
-    question = await ask(hass, entry, "déverrouille la porte")
+    question = await ask(hass, entry, "l'infirmière arrive")
     other = await ask(hass, entry, "oui")
     assert other.speech.startswith("Pardon")
     freezer.tick(timedelta(seconds=61))
@@ -991,14 +993,16 @@ async def test_remember_and_recall(
     memories = await entry.runtime_data.engine.memory.list(ASSIST_CLIENT_ID)
     assert [(m.kind, m.content) for m in memories] == [("fact", "ma fille s'appelle Claire")]
     recall = await ask(hass, entry, "Qu'est-ce que tu sais sur Claire ?")
-    assert recall.speech == "Voici ce que je sais sur Claire : ma fille s'appelle Claire."
+    assert recall.speech == "Voici ce que je sais sur Claire : Votre fille s'appelle Claire."
     nothing = await ask(hass, entry, "What do you know about Bernard?", language="en")
     assert nothing.speech == "I don't know anything about Bernard yet."
     # The speaker's "my" is said back as "your" ("vous" in French, "σας" in Greek).
     mine = await ask(hass, entry, "What do you know about my sister Lea?", language="en")
     assert mine.speech == "I don't know anything about your sister Lea yet."
     daughter = await ask(hass, entry, "Qu'est-ce que tu sais sur ma fille ?")
-    assert daughter.speech == "Voici ce que je sais sur votre fille : ma fille s'appelle Claire."
+    assert daughter.speech == (
+        "Voici ce que je sais sur votre fille : Votre fille s'appelle Claire."
+    )
     assert fake_ollama.chat_count == 0
 
 
@@ -1030,14 +1034,21 @@ async def test_feelings_reach_caregivers_without_the_transcript(
     """Loneliness and pain fire the wellbeing event with kind, language and count; no text."""
     entry = await setup_assist()
     events = async_capture_events(hass, EVENT_WELLBEING)
-    fake_ollama.queue(
-        {"command": "chat", "text": "Je suis là. Voulez-vous que j'appelle Claire ?"},
-        {"command": "chat", "text": "Où avez-vous mal ?"},
-        {"command": "chat", "text": "Je comprends, c'est dur d'être seule."},
+    fake_ollama.queue({"command": "chat", "text": "Allongez-vous et mettez du chaud."})
+    lonely = await ask(hass, entry, "je me sens seule aujourd'hui", device_id="salon")
+    pain = await ask(hass, entry, "j'ai mal au dos, qu'est-ce que je peux faire ?")
+    again = await ask(hass, entry, "je me sens si seule, personne ne vient")
+    # Said as a feeling, the answer is kind and made by code; asked with a question, the model
+    # answers the question.
+    assert (
+        lonely.speech
+        == again.speech
+        == (
+            "Je suis là avec vous. Voulez-vous que nous parlions un peu, ou appeler quelqu'un qui "
+            "vous est cher ?"
+        )
     )
-    await ask(hass, entry, "je me sens seule aujourd'hui", device_id="salon")
-    await ask(hass, entry, "j'ai mal au dos")
-    await ask(hass, entry, "je me sens si seule, personne ne vient")
+    assert pain.speech == "Allongez-vous et mettez du chaud."
     assert [(e.data["kind"], e.data["count"]) for e in events] == [
         ("loneliness", 1),
         ("pain", 1),
@@ -1052,7 +1063,7 @@ async def test_feelings_reach_caregivers_without_the_transcript(
         assert not any(
             "seule" in str(value) or "dos" in str(value) for value in event.data.values()
         )
-    assert fake_ollama.chat_count == 3
+    assert fake_ollama.chat_count == 1
     # The feelings are in the user's affective memory, where they can be seen and deleted.
     feelings = await entry.runtime_data.engine.memory.overview(ASSIST_CLIENT_ID, "affective")
     assert sorted(f["triggers"][0] for f in feelings) == ["loneliness", "loneliness", "pain"]
@@ -1122,7 +1133,7 @@ async def test_the_time_is_asked_again_each_time(
     assert (first.speech, second.speech) == ("Il est 8 heures 36.", "Il est 8 heures 37.")
     assert fake_ollama.chat_count == 2
     # The date too, even seconds apart; asking again is still counted for caregivers.
-    day = [(await ask(hass, entry, "Quel jour sommes-nous ?")).speech for _ in range(2)]
+    day = [(await ask(hass, entry, "Quel jour sommes-nous à Paris ?")).speech for _ in range(2)]
     assert day == ["Nous sommes lundi 2 mars.", "Nous sommes toujours lundi 2 mars."]
     assert fake_ollama.chat_count == 4
     assert [e.data["count"] for e in events if e.data["kind"] == "repeated_question"] == [2, 2]
@@ -1153,12 +1164,13 @@ async def test_replays_stay_in_their_conversation_language_and_window(
     assert other.conversation_id != first.conversation_id
     assert other.speech == "C'est Canberra."
     # The same conversation in English: not the French answer.
-    english = await ask(hass, entry, question, language="en", conversation_id=other.conversation_id)
+    asked = "What is the capital of Australia?"
+    english = await ask(hass, entry, asked, language="fr", conversation_id=other.conversation_id)
     assert english.speech == "It is Canberra."
     assert fake_ollama.chat_count == 3
     # Past the replay window, the model is asked again.
     freezer.tick(timedelta(minutes=2, seconds=1))
-    late = await ask(hass, entry, question, language="en", conversation_id=other.conversation_id)
+    late = await ask(hass, entry, asked, language="fr", conversation_id=other.conversation_id)
     assert late.speech == "Canberra, not Sydney."
     # One voice device: a new conversation at each wake word, the same place.
     kitchen = await ask(hass, entry, question, device_id="kitchen")

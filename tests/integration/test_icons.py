@@ -62,6 +62,7 @@ async def test_every_entity_has_an_icon(
     }
     assert created <= with_icons
     assert {platform for platform, _ in created} == {
+        "ai_task",
         "binary_sensor",
         "conversation",
         "event",

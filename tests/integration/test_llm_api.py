@@ -1,5 +1,11 @@
-"""The "HomeBuddy memory" LLM API: through Home Assistant's llm helper, and used by HA's own
+"""The memory tools for other agents: through Home Assistant's llm helper, and used by HA's own
 Ollama conversation agent (pointed at the fake Ollama, scripted to call our tool).
+
+Each Home Assistant runs the branch that applies to it: with the ``llm`` integration's tool
+platform (2026.7 and later: 2026.10.4 under scripts/test-newest-ha) the tools are on HA's Assist
+API as ``homebuddy_proactive__…`` and the "HomeBuddy memory" API is not registered; without it
+(2026.2.3 in .venv) the "HomeBuddy memory" API offers them as ``RecallMemories`` …, named in the
+home's language. The behaviour tests call the tools wherever this Home Assistant offers them.
 
 HA's ollama integration runs here on the ``ollama`` client our own manifest pins (0.6.3, also in
 requirements/runtime.txt); HA pins 0.5.1 (2026.2.3) and 0.6.2 (2026.10.4), and both versions of
@@ -12,9 +18,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from awesomeversion import AwesomeVersion
 from homeassistant.components import conversation
 from homeassistant.config_entries import ConfigEntryState, ConfigSubentryData
 from homeassistant.const import CONF_LLM_HASS_API
+from homeassistant.const import __version__ as HA_VERSION
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
@@ -25,15 +33,32 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 )
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.homebuddy_proactive.const import CONF_MEMORY_LINKS
+from custom_components.homebuddy_proactive.const import CONF_MEMORY_LINKS, DOMAIN
 from custom_components.homebuddy_proactive.engine.assist import AlarmTime
-from custom_components.homebuddy_proactive.llm_api import LLM_API_ID, LLM_API_NAME
+from custom_components.homebuddy_proactive.llm_api import LLM_API_ID, LLM_TOOLS_PLATFORM
 from tests.fake_ollama import FakeOllama, FakeReply, call_tool
 from tests.integration.conftest import MODEL
 from tests.integration.test_conversation import agent_id as agent_of
 from tests.integration.test_conversation import ask
 
 GLASSES = "glasses-lea"
+# The Home Assistant release that added the llm integration's tool platform.
+PLATFORM_VERSION = AwesomeVersion("2026.7.0")
+# Where agents find our tools on this Home Assistant.
+API_ID = llm.LLM_API_ASSIST if LLM_TOOLS_PLATFORM else LLM_API_ID
+SLUGS = {
+    "RecallMemories": "recall_memories",
+    "RememberFact": "remember_fact",
+    "ListReminders": "list_reminders",
+}
+
+
+def tool_name(name: str) -> str:
+    """A tool's name as this Home Assistant offers it to agents."""
+    return f"{DOMAIN}__{SLUGS[name]}" if LLM_TOOLS_PLATFORM else name
+
+
+OUR_TOOLS = [tool_name(name) for name in SLUGS]
 
 
 @pytest.fixture
@@ -58,28 +83,97 @@ def speaker(user_id: str | None = None, device_id: str | None = None) -> llm.LLM
 async def call(
     hass: HomeAssistant, tool: str, context: llm.LLMContext | None = None, **arguments: Any
 ) -> dict[str, Any]:
-    """Call one of our tools as an agent does, and return its data."""
-    api = await llm.async_get_api(hass, LLM_API_ID, context or speaker())
-    result: Any = await api.async_call_tool(llm.ToolInput(tool_name=tool, tool_args=arguments))
+    """Call one of our tools (named as on the "HomeBuddy memory" API) as an agent does, where
+    this Home Assistant offers it, and return its data."""
+    api = await llm.async_get_api(hass, API_ID, context or speaker())
+    result: Any = await api.async_call_tool(
+        llm.ToolInput(tool_name=tool_name(tool), tool_args=arguments)
+    )
     data = getattr(result, "data", result)  # Home Assistant 2026.10 wraps it in a ToolResult
     assert isinstance(data, dict)
     return data
 
 
+async def assist_tools(hass: HomeAssistant) -> list[str]:
+    """Our tools among those of Home Assistant's Assist API."""
+    assist = await llm.async_get_api(hass, llm.LLM_API_ASSIST, speaker())
+    return [tool.name for tool in assist.tools if tool.name in {*SLUGS, *OUR_TOOLS}]
+
+
+def test_the_platform_is_found_by_what_home_assistant_provides() -> None:
+    """The feature check agrees with the release that added the platform."""
+    assert LLM_TOOLS_PLATFORM is (AwesomeVersion(HA_VERSION) >= PLATFORM_VERSION)
+
+
 async def test_listed_for_every_agent_while_loaded(
-    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+    hass: HomeAssistant,
+    setup_memory: Callable[..., Awaitable[MockConfigEntry]],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """Agents list "HomeBuddy memory" with three tools; after unload it is gone."""
+    """Agents get the three tools and a prompt naming them, from the Assist API (HA 2026.7+) or
+    from "HomeBuddy memory" (older); after unload they are gone."""
     entry = await setup_memory()
-    names = {api.id: api.name for api in llm.async_get_apis(hass)}
-    assert names[LLM_API_ID] == LLM_API_NAME
-    api = await llm.async_get_api(hass, LLM_API_ID, speaker())
-    assert [tool.name for tool in api.tools] == ["RecallMemories", "RememberFact", "ListReminders"]
-    assert "RecallMemories" in api.api_prompt
+    api = await llm.async_get_api(hass, API_ID, speaker())
+    assert [tool.name for tool in api.tools if tool.name in OUR_TOOLS] == OUR_TOOLS
+    assert all(tool.integration == DOMAIN for tool in api.tools if tool.name in OUR_TOOLS)
+    assert f"cherchez avec {tool_name('RecallMemories')}." in api.api_prompt
+    assert f"utilisez {tool_name('ListReminders')}." in api.api_prompt
     assert "Répondez en français" in api.api_prompt
+    assert "la mémoire HomeBuddy de la personne" in api.api_prompt
+    if LLM_TOOLS_PLATFORM:
+        assert OUR_TOOLS == [
+            "homebuddy_proactive__recall_memories",
+            "homebuddy_proactive__remember_fact",
+            "homebuddy_proactive__list_reminders",
+        ]
+        assert "not prefixed" not in caplog.text
+        assert "without an integration" not in caplog.text
+    else:
+        assert [tool.name for tool in api.tools] == OUR_TOOLS
+        assert OUR_TOOLS == ["RecallMemories", "RememberFact", "ListReminders"]
 
     assert await hass.config_entries.async_unload(entry.entry_id)
     assert LLM_API_ID not in {api.id for api in llm.async_get_apis(hass)}
+    assert await assist_tools(hass) == []
+    assist = await llm.async_get_api(hass, llm.LLM_API_ASSIST, speaker())
+    assert "mémoire HomeBuddy" not in assist.api_prompt
+
+
+async def test_offered_one_way_never_both(
+    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """With the platform, on the Assist API only; without it, as "HomeBuddy memory" only."""
+    await setup_memory()
+    registered = LLM_API_ID in {api.id for api in llm.async_get_apis(hass)}
+    on_assist = await assist_tools(hass)
+    if LLM_TOOLS_PLATFORM:
+        assert not registered
+        assert on_assist == OUR_TOOLS
+    else:
+        assert registered
+        assert on_assist == []
+
+
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [("fr", "Mémoire HomeBuddy"), ("en", "HomeBuddy memory"), ("el", "Μνήμη HomeBuddy")],
+)
+async def test_the_separate_api_is_named_in_the_home_language(
+    hass: HomeAssistant,
+    setup_memory: Callable[..., Awaitable[MockConfigEntry]],
+    language: str,
+    name: str,
+) -> None:
+    """Agents list the API under the name given at registration, in the home's language; with
+    the platform there is no such API, under any name."""
+    hass.config.language = language
+    await setup_memory()
+    names = {api.id: api.name for api in llm.async_get_apis(hass)}
+    if LLM_TOOLS_PLATFORM:
+        assert LLM_API_ID not in names
+        assert name not in names.values()
+    else:
+        assert names[LLM_API_ID] == name
 
 
 async def test_prompt_follows_the_language_of_the_request(
@@ -90,8 +184,9 @@ async def test_prompt_follows_the_language_of_the_request(
     for language, words in (("en", "Never invent a memory"), ("el", "Μην επινοείτε")):
         context = speaker()
         context.language = language
-        api = await llm.async_get_api(hass, LLM_API_ID, context)
+        api = await llm.async_get_api(hass, API_ID, context)
         assert words in api.api_prompt
+        assert tool_name("RememberFact") in api.api_prompt
 
 
 async def test_remember_then_recall(
@@ -237,7 +332,8 @@ async def test_a_linked_device_reaches_its_client(
 
 
 # ---------------------------------------------------------------------------------------------
-# End to end: Home Assistant's own Ollama agent, configured to use "HomeBuddy memory"
+# End to end: Home Assistant's own Ollama agent, configured to use Assist (with the platform)
+# or "HomeBuddy memory" (without)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -246,7 +342,7 @@ async def test_ollama_agent_recalls_through_our_tool(
     setup_memory: Callable[..., Awaitable[MockConfigEntry]],
     fake_ollama: FakeOllama,
 ) -> None:
-    """The core Ollama agent calls RecallMemories; the memory reaches the model's second
+    """The core Ollama agent calls our recall tool; the memory reaches the model's second
     request and the user hears the model's answer."""
     entry = await setup_memory()
     await entry.runtime_data.engine.memory.remember(
@@ -259,7 +355,7 @@ async def test_ollama_agent_recalls_through_our_tool(
         minor_version=3,
         subentries_data=[
             ConfigSubentryData(
-                data={"model": MODEL, CONF_LLM_HASS_API: [LLM_API_ID], "prompt": "Sois bref."},
+                data={"model": MODEL, CONF_LLM_HASS_API: [API_ID], "prompt": "Sois bref."},
                 subentry_type="conversation",
                 title="Ollama Conversation",
                 unique_id=None,
@@ -276,7 +372,7 @@ async def test_ollama_agent_recalls_through_our_tool(
 
     fake_ollama.requests.clear()
     fake_ollama.queue(
-        call_tool("RecallMemories", subject="médecin"),
+        call_tool(tool_name("RecallMemories"), subject="médecin"),
         FakeReply(content="Votre médecin est le docteur Dupont."),
     )
     result = await conversation.async_converse(
@@ -287,8 +383,11 @@ async def test_ollama_agent_recalls_through_our_tool(
     first, second = fake_ollama.requests
     assert first["stream"] is True
     offered = [tool["function"]["name"] for tool in first["tools"]]
-    assert offered == ["RecallMemories", "RememberFact", "ListReminders"]
-    assert "RecallMemories" in first["messages"][0]["content"]  # our prompt, in the system one
+    assert [name for name in offered if name in OUR_TOOLS] == OUR_TOOLS
+    if not LLM_TOOLS_PLATFORM:
+        assert offered == OUR_TOOLS  # "HomeBuddy memory" alone
+    # Our prompt, in the system one.
+    assert f"cherchez avec {tool_name('RecallMemories')}" in first["messages"][0]["content"]
     tool_messages = [m for m in second["messages"] if m["role"] == "tool"]
     assert len(tool_messages) == 1
     assert "Mon médecin c'est le docteur Dupont" in tool_messages[0]["content"]

@@ -137,7 +137,7 @@ async def test_a_first_day_without_ollama_then_with_it(
         "C'est noté, je m'en souviendrai."
     )
     assert await _ask(hass, entry, "Qu'est-ce que tu sais sur Claire ?") == (
-        "Voici ce que je sais sur Claire : ma fille s'appelle Claire."
+        "Voici ce que je sais sur Claire : Votre fille s'appelle Claire."
     )
     fire_at = dt_util.parse_datetime(alarm["fire_at"])  # type: ignore[index]
     assert fire_at is not None

@@ -324,9 +324,12 @@ class OllamaModel:
         *,
         max_tokens: int = 400,
         temperature: float = 0.2,
+        on_content: Callable[[str], None] | None = None,
     ) -> dict[str, Any]:
         """Ask for one JSON object that follows ``schema``; return it parsed.
 
+        With ``on_content``, the answer is streamed and each piece of its raw text is passed to
+        it as the model writes it (Assist starts speaking before the answer is complete).
         Raises ModelUnavailableError on transport faults and ModelOutputError on garbage.
         Schema conformance beyond being a JSON object is the caller's to check.
         """
@@ -344,13 +347,13 @@ class OllamaModel:
         }
         asked_at = time.monotonic()
         try:
-            response = await self._chat(messages, schema, options)
+            content = await self._chat(messages, schema, options, on_content)
         except ollama.ResponseError as err:
             if self._think_supported and err.status_code == 400 and "think" in str(err).lower():
                 # Models without a thinking mode reject think=False: ask again without it.
                 self._think_supported = False
                 try:
-                    response = await self._chat(messages, schema, options)
+                    content = await self._chat(messages, schema, options, on_content)
                 except (httpx.HTTPError, ollama.ResponseError, ConnectionError, OSError) as err2:
                     self._failed("chat", err2)
                     raise ModelUnavailableError(_describe(err2)) from err2
@@ -364,7 +367,6 @@ class OllamaModel:
             self._invalid(f"unreadable response: {type(err).__name__}")
             raise ModelOutputError("unreadable response") from err
         self._set_available(True)
-        content = response.message.content or ""
         try:
             # strict=False: a raw line break inside a string (small models write them, and
             # not every server's grammar forbids them) is read as the break it means.
@@ -441,19 +443,35 @@ class OllamaModel:
         messages: Sequence[Mapping[str, str]],
         schema: Mapping[str, Any],
         options: Mapping[str, Any],
-    ) -> ollama.ChatResponse:
-        return await asyncio.wait_for(
-            self._client.chat(
+        on_content: Callable[[str], None] | None,
+    ) -> str:
+        """The answer's text, streamed to ``on_content`` piece by piece when it is given."""
+        async with asyncio.timeout(self.timeout):
+            if on_content is None:
+                response = await self._client.chat(
+                    model=self.model,
+                    messages=list(messages),
+                    format=dict(schema),
+                    options=dict(options),
+                    keep_alive=self.keep_alive,
+                    think=False if self._think_supported else None,
+                    stream=False,
+                )
+                return response.message.content or ""
+            parts: list[str] = []
+            async for part in await self._client.chat(
                 model=self.model,
                 messages=list(messages),
                 format=dict(schema),
                 options=dict(options),
                 keep_alive=self.keep_alive,
                 think=False if self._think_supported else None,
-                stream=False,
-            ),
-            timeout=self.timeout,
-        )
+                stream=True,
+            ):
+                if piece := part.message.content:
+                    parts.append(piece)
+                    on_content(piece)
+            return "".join(parts)
 
     def _set_available(self, available: bool) -> None:
         changed = self.stats.available != available

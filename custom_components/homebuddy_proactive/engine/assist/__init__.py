@@ -60,6 +60,7 @@ from .phrases import (
     spoken_language,
     spoken_time,
 )
+from .request_language import request_language
 from .router import (
     COMMAND_ALARM,
     COMMAND_CHAT,
@@ -158,6 +159,7 @@ __all__ = [
     "question_key",
     "reminder_when",
     "replay_scope",
+    "request_language",
     "ring_answer",
     "said_back",
     "same_alarm",

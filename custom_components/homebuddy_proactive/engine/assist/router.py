@@ -10,7 +10,7 @@ language sit in the phrasebooks (``phrases/<lang>.py``).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal, Protocol
@@ -18,6 +18,7 @@ from typing import Any, Final, Literal, Protocol
 from ..llm import ModelOutputError, ModelUnavailableError
 from .alarms import parse_alarm_time
 from .phrases import phrasebook
+from .spoken_stream import SpokenText
 
 COMMAND_SERVICE: Final = "service"
 COMMAND_WEATHER: Final = "weather"
@@ -191,8 +192,10 @@ class ChatModel(Protocol):
         *,
         max_tokens: int = ...,
         temperature: float = ...,
+        on_content: Callable[[str], None] | None = ...,
     ) -> dict[str, Any]:
-        """Return one JSON object following ``schema``."""
+        """Return one JSON object following ``schema`` (its raw text streamed to
+        ``on_content`` as it is written, when given)."""
         ...
 
     def report_invalid(self, reason: str) -> None:
@@ -266,12 +269,27 @@ class AssistRouter:
         self.model = model
         self.max_tokens = max_tokens
 
-    async def route(self, text: str, context: RouterContext) -> RouterCommand | RouterFailure:
-        """Return the model's validated command, or why there is none."""
+    async def route(
+        self,
+        text: str,
+        context: RouterContext,
+        speak: Callable[[str], None] | None = None,
+    ) -> RouterCommand | RouterFailure:
+        """Return the model's validated command, or why there is none.
+
+        The command is decided first (the first key the model writes): with ``speak``, a chat
+        answer is passed to it piece by piece while the model writes it
+        (:mod:`.spoken_stream`); every other command is answered by code after validation.
+        """
         messages = build_router_messages(text, context)
+        spoken = SpokenText(speak) if speak is not None else None
         try:
             data = await self.model.chat_json(
-                messages, ROUTER_SCHEMA, max_tokens=self.max_tokens, temperature=0.2
+                messages,
+                ROUTER_SCHEMA,
+                max_tokens=self.max_tokens,
+                temperature=0.2,
+                on_content=spoken.feed if spoken is not None else None,
             )
         except ModelUnavailableError:
             return RouterFailure("unavailable")

@@ -348,6 +348,99 @@ _BY_LANGUAGE: Final[dict[str, Callable[[str], str]]] = {
 }
 
 
+# A French statement read back to its speaker: "je suis …" → "vous êtes …".
+_FR_VOUS: Final = {
+    "avoir": "avez",
+    "être": "êtes",
+    "aller": "allez",
+    "faire": "faites",
+    "refaire": "refaites",
+    "dire": "dites",
+    "pouvoir": "pouvez",
+    "vouloir": "voulez",
+    "devoir": "devez",
+    "savoir": "savez",
+    "voir": "voyez",
+    "prendre": "prenez",
+    "apprendre": "apprenez",
+    "comprendre": "comprenez",
+    "mettre": "mettez",
+    "venir": "venez",
+    "revenir": "revenez",
+    "tenir": "tenez",
+    "vivre": "vivez",
+    "boire": "buvez",
+    "lire": "lisez",
+    "écrire": "écrivez",
+    "connaître": "connaissez",
+    "croire": "croyez",
+    "recevoir": "recevez",
+    "partir": "partez",
+    "sortir": "sortez",
+    "dormir": "dormez",
+    "finir": "finissez",
+    "choisir": "choisissez",
+}
+# Greek statements: a first-person verb at the start → the polite second person.
+_EL_STATEMENT_VERBS: Final = {
+    "είμαι": "είστε",
+    "λέγομαι": "λέγεστε",
+    "ονομάζομαι": "ονομάζεστε",
+    "θυμάμαι": "θυμάστε",
+    "κοιμάμαι": "κοιμάστε",
+    "μπορώ": "μπορείτε",
+    "ζω": "ζείτε",
+    "πάω": "πάτε",
+    "λέω": "λέτε",
+    "τρώω": "τρώτε",
+}
+
+
+def _fr_vous(verb: str) -> str | None:
+    """The «vous» form of a French first-person present verb, or None with no reliable rule."""
+    infinitive = _fr_infinitive(verb)
+    if infinitive is None:
+        return None
+    if infinitive in _FR_VOUS:
+        return _FR_VOUS[infinitive]
+    if infinitive.endswith("yer"):
+        return infinitive[:-2] + "ez"
+    if infinitive.endswith("er"):
+        return infinitive[:-2] + "ez"
+    return None
+
+
+def _fr_statement(text: str) -> str:
+    match = _FR_LEADING_JE.match(text)
+    if match:
+        vous = _fr_vous(match.group("verb"))
+        if vous is not None:
+            reflexive = "vous " if match.group("me") else ""
+            return _same_case(match.group(), "vous " + reflexive + vous) + _fr(text[match.end() :])
+    return _fr(text)
+
+
+def _el_statement(text: str) -> str:
+    first, space, rest = text.partition(" ")
+    second = _EL_STATEMENT_VERBS.get(first.lower())
+    if second is None and first.lower().endswith(("ω", "ώ")) and len(first) > 2:
+        second = _el_verb(first.lower())
+        second = None if second == first.lower() else second
+    if second is not None:
+        return _same_case(first, second) + space + _el(rest)
+    return _el(text)
+
+
+def tell_user(content: str, language: str) -> str:
+    """A remembered statement (the user's words) read back to them, as a sentence:
+    "ma petite-fille s'appelle Léa" → "Votre petite-fille s'appelle Léa.", "je suis allergique
+    aux noix" → "Vous êtes allergique aux noix.", "I live in Lyon" → "You live in Lyon."."""
+    convert = {"fr": _fr_statement, "el": _el_statement}.get(language)
+    said = convert(content.strip()) if convert is not None else address_user(content, language)
+    said = said.strip().rstrip(" .")
+    return (said[:1].upper() + said[1:] + ".") if said else said
+
+
 def address_user(content: str, language: str) -> str:
     """``content`` (the user's words) as a card says it to them, in ``language`` (a base code)."""
     convert = _BY_LANGUAGE.get(language)

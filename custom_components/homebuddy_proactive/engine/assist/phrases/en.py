@@ -64,15 +64,28 @@ PHRASEBOOK: Final = Phrasebook(
         "memory_saved": "Got it, I'll remember that.",
         "memory_failed": "I couldn't remember that.",
         "memory_recall": "Here is what I know about {subject}: {facts}",
+        "affect_fall": (
+            "Oh no! Take your time and don't get up too quickly. "
+            "If you're hurt, call your emergency number."
+        ),
+        "affect_pain": (
+            "I'm sorry you're in pain. If it's strong or unusual, please call your doctor."
+        ),
+        "affect_loneliness": (
+            "I'm here with you. Would you like to talk for a while, or call someone you love?"
+        ),
+        "affect_fear": "I'm here. Breathe slowly, and tell me what's worrying you.",
+        "affect_sadness": "I'm sorry you feel this way. I'm here if you'd like to talk.",
         "memory_recall_any": "Here is what I remember: {facts}",
         "memory_nothing": "I don't know anything about {subject} yet.",
         "memory_nothing_any": "I haven't remembered anything yet.",
+        "memory_api_name": "HomeBuddy memory",
         "memory_api_prompt": (
             "You can use the HomeBuddy memory of the person you are talking to. Before saying you "
             "do not know something about them, their family, their appointments or their "
-            "preferences, recall it with RecallMemories. When they tell you a lasting fact about "
-            "themselves and ask you to keep it, save it with RememberFact. For their reminders, "
-            "tasks and alarms, use ListReminders. Never invent a memory."
+            "preferences, recall it with {recall}. When they tell you a lasting fact about "
+            "themselves and ask you to keep it, save it with {remember}. For their reminders, "
+            "tasks and alarms, use {reminders}. Never invent a memory."
         ),
         "service_done": "Done: {names}.",
         "service_need_target": "Which device should I control?",

@@ -69,15 +69,32 @@ PHRASEBOOK: Final = Phrasebook(
         "memory_saved": "C'est noté, je m'en souviendrai.",
         "memory_failed": "Je n'ai pas pu retenir cela.",
         "memory_recall": "Voici ce que je sais sur {subject} : {facts}",
+        "affect_fall": (
+            "Oh non ! Prenez votre temps et ne vous relevez pas trop vite. "
+            "Si vous vous êtes fait mal, appelez le 112."
+        ),
+        "affect_pain": (
+            "Je suis désolé que vous ayez mal. "
+            "Si la douleur est forte ou inhabituelle, appelez votre médecin."
+        ),
+        "affect_loneliness": (
+            "Je suis là avec vous. "
+            "Voulez-vous que nous parlions un peu, ou appeler quelqu'un qui vous est cher ?"
+        ),
+        "affect_fear": "Je suis là. Respirez doucement, et dites-moi ce qui vous inquiète.",
+        "affect_sadness": (
+            "Je suis désolé que vous vous sentiez comme ça. Je suis là si vous voulez en parler."
+        ),
         "memory_recall_any": "Voici ce dont je me souviens : {facts}",
         "memory_nothing": "Je ne sais encore rien sur {subject}.",
         "memory_nothing_any": "Je n'ai encore rien retenu.",
+        "memory_api_name": "Mémoire HomeBuddy",
         "memory_api_prompt": (
             "Vous pouvez utiliser la mémoire HomeBuddy de la personne à qui vous parlez. Avant de "
             "dire que vous ne savez rien d'elle, de sa famille, de ses rendez-vous ou de ses "
-            "préférences, cherchez avec RecallMemories. Quand elle vous dit un fait durable sur "
-            "elle et vous demande de le garder, enregistrez-le avec RememberFact. Pour ses "
-            "rappels, tâches et réveils, utilisez ListReminders. N'inventez jamais un souvenir. "
+            "préférences, cherchez avec {recall}. Quand elle vous dit un fait durable sur "
+            "elle et vous demande de le garder, enregistrez-le avec {remember}. Pour ses "
+            "rappels, tâches et réveils, utilisez {reminders}. N'inventez jamais un souvenir. "
             "Répondez en français."
         ),
         "service_done": "C'est fait : {names}.",

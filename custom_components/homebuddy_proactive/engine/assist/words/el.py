@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .vocabulary import Vocabulary
+from .vocabulary import Vocabulary, word_set
 
 VOCABULARY: Final = Vocabulary(
     number_units={
@@ -152,4 +152,10 @@ VOCABULARY: Final = Vocabulary(
         "κλείσε το",
     ),
     snooze_phrases=("αναβολή", "ακόμα", "αργότερα", "θύμισέ μου αργότερα", "σε λίγο"),
+    function_words=word_set(
+        """
+        ο η το οι τα του της των τον την και να θα δεν μη σε με για από τι ποιος ποια πότε πού
+        πώς γιατί είναι είμαι μου σου μας σας αυτό ένα μια άναψε σβήσε πες ξύπνα θύμισέ
+        """
+    ),
 )

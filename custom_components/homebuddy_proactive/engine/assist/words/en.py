@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .vocabulary import Vocabulary
+from .vocabulary import Vocabulary, word_set
 
 VOCABULARY: Final = Vocabulary(
     number_units={
@@ -154,4 +154,12 @@ VOCABULARY: Final = Vocabulary(
         "dismiss",
     ),
     snooze_phrases=("snooze", "later", "remind me later", "another", "more minutes", "give me"),
+    function_words=word_set(
+        """
+        about am an are at can could did do does for from has have how i i'm i've in is it it's
+        know my of off our please put remember remind set switch tell that the their there these
+        this those time to today tomorrow turn up wake was weather were what what's when where
+        which who why will with would you your hello yes no thanks thank
+        """
+    ),
 )

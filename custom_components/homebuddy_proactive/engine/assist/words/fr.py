@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .vocabulary import Vocabulary
+from .vocabulary import Vocabulary, word_set
 
 VOCABULARY: Final = Vocabulary(
     number_units={
@@ -181,5 +181,15 @@ VOCABULARY: Final = Vocabulary(
         "plus tard",
         "répète plus tard",
         "dans un moment",
+    ),
+    function_words=word_set(
+        """
+        allume au aujourd aux avec baisse c ce ces cet cette combien comment dans de demain des
+        dis du elle elles es est est-ce est-il et fais ferme heure hui il ils j je l la le les ma
+        mes mets moi mon monte météo n ne nos notre nous ouvre où par pas plus pour pourquoi qu
+        qu'est-ce quand que quel quelle quelles quels qui quoi rappelle réveille sais sais-tu
+        sont souviens suis sur ta tes toi ton très tu un une vos votre vous y éteins éteint merci
+        bonjour bonsoir oui non salut
+        """
     ),
 )

@@ -36,3 +36,12 @@ class Vocabulary:
     # asks for it again later ("encore dix minutes", "snooze"; a number said is the minutes).
     stop_phrases: tuple[str, ...] = ()
     snooze_phrases: tuple[str, ...] = ()
+    # Which language a request is in: short words common in this language's requests and rare
+    # in the others' ("le", "est", "quelle"; "the", "what", "is"). A word written the same in
+    # two Assist languages ("on", "me") belongs to neither.
+    function_words: frozenset[str] = frozenset()
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a text written one after another (a long list reads better that way)."""
+    return frozenset(text.split())
