@@ -13,7 +13,6 @@ from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryError, ConfigEntryNotReady
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers import issue_registry as ir
-from homeassistant.helpers import llm
 from homeassistant.helpers.event import async_track_time_interval
 from homeassistant.helpers.typing import ConfigType
 from homeassistant.util import dt as dt_util
@@ -40,7 +39,7 @@ from .engine.proactive.engine import Insight, ProactiveEngine
 from .engine.proactive.prompt import model_context_tokens
 from .engine.storage import ProactiveStore, SessionSummaryRecord, StoreError
 from .engine.text import warm_up
-from .llm_api import LLM_TOOLS_PLATFORM, memory_api
+from .llm_api import async_offer_memory_tools
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 from .services import async_setup_memory_services
 from .view import HomeBuddyWebSocketView
@@ -247,11 +246,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: HomeBuddyConfigEntry) ->
     except Exception:
         await runtime.async_close()
         raise
-    # The memory tools for every conversation agent while the entry is loaded: on Home
-    # Assistant's Assist API through our llm.py platform when it has one, otherwise as the
-    # "HomeBuddy memory" API in every agent's options. Never both.
-    if not LLM_TOOLS_PLATFORM:
-        entry.async_on_unload(llm.async_register_api(hass, memory_api(hass, entry)))
+    async_offer_memory_tools(hass, entry)
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     return True
 

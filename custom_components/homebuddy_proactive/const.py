@@ -22,6 +22,7 @@ DATABASE_FILENAME: Final = "homebuddy_proactive.db"
 # Repair issues (issue registry ids, also their translation keys).
 ISSUE_OLLAMA_UNREACHABLE: Final = "ollama_unreachable"
 ISSUE_NO_MODEL: Final = "no_model"
+ISSUE_MEMORY_API_MOVED: Final = "memory_api_moved"
 
 EVENT_INSIGHT: Final = "homebuddy_proactive_insight"
 # Fired with a session's episode summary (moments, missed cards) once it is final.

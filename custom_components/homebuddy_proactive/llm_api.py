@@ -26,13 +26,15 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
+from homeassistant.const import CONF_LLM_HASS_API
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 from homeassistant.util import dt as dt_util
 from homeassistant.util.json import JsonObjectType
 
-from .const import DOMAIN
+from .const import DOMAIN, ISSUE_MEMORY_API_MOVED
 from .engine.assist import say
 from .engine.const import MEMORY_KINDS
 from .engine.memory import MemoryError as MemoryRequestError
@@ -109,6 +111,44 @@ def memory_api(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> HomeBuddyMem
     """
     return HomeBuddyMemoryAPI(
         hass=hass, id=LLM_API_ID, name=say("memory_api_name", hass.config.language), entry=entry
+    )
+
+
+def agents_on_the_old_api(hass: HomeAssistant) -> list[str]:
+    """Titles of the conversation agents (config entries and their subentries) whose options
+    still name the "HomeBuddy memory" API: with the tools on the Assist API it is gone, and
+    Home Assistant refuses to answer through an agent set to an API that does not exist."""
+    found: list[str] = []
+    for entry in hass.config_entries.async_entries():
+        configs = [(entry.title, entry.options), (entry.title, entry.data)]
+        configs += [(sub.title, sub.data) for sub in getattr(entry, "subentries", {}).values()]
+        for title, config in configs:
+            chosen = config.get(CONF_LLM_HASS_API)
+            chosen = [chosen] if isinstance(chosen, str) else chosen or []
+            if LLM_API_ID in chosen and title not in found:
+                found.append(title)
+    return found
+
+
+def async_offer_memory_tools(hass: HomeAssistant, entry: HomeBuddyConfigEntry) -> None:
+    """The memory tools for every conversation agent while the entry is loaded: on Home
+    Assistant's Assist API through our ``llm.py`` platform when it has one (with a repair
+    naming the agents still set to the old API), otherwise as the "HomeBuddy memory" API in
+    every agent's options. Never both."""
+    if not LLM_TOOLS_PLATFORM:
+        entry.async_on_unload(llm.async_register_api(hass, memory_api(hass, entry)))
+    agents = agents_on_the_old_api(hass) if LLM_TOOLS_PLATFORM else []
+    if not agents:
+        ir.async_delete_issue(hass, DOMAIN, ISSUE_MEMORY_API_MOVED)
+        return
+    ir.async_create_issue(
+        hass,
+        DOMAIN,
+        ISSUE_MEMORY_API_MOVED,
+        is_fixable=False,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key=ISSUE_MEMORY_API_MOVED,
+        translation_placeholders={"agents": ", ".join(agents)},
     )
 
 

@@ -26,6 +26,7 @@ from homeassistant.const import __version__ as HA_VERSION
 from homeassistant.core import Context, HomeAssistant
 from homeassistant.exceptions import HomeAssistantError
 from homeassistant.helpers import entity_registry as er
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers import llm
 from pytest_homeassistant_custom_component.common import MockConfigEntry, MockUser
 from pytest_homeassistant_custom_component.components.diagnostics import (
@@ -33,7 +34,11 @@ from pytest_homeassistant_custom_component.components.diagnostics import (
 )
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
-from custom_components.homebuddy_proactive.const import CONF_MEMORY_LINKS, DOMAIN
+from custom_components.homebuddy_proactive.const import (
+    CONF_MEMORY_LINKS,
+    DOMAIN,
+    ISSUE_MEMORY_API_MOVED,
+)
 from custom_components.homebuddy_proactive.engine.assist import AlarmTime
 from custom_components.homebuddy_proactive.llm_api import LLM_API_ID, LLM_TOOLS_PLATFORM
 from tests.fake_ollama import FakeOllama, FakeReply, call_tool
@@ -152,6 +157,32 @@ async def test_offered_one_way_never_both(
     else:
         assert registered
         assert on_assist == []
+
+
+async def test_agents_left_on_the_old_api_are_named_in_a_repair(
+    hass: HomeAssistant, setup_memory: Callable[..., Awaitable[MockConfigEntry]]
+) -> None:
+    """With the platform, an agent still set to "HomeBuddy memory" cannot answer: a repair names
+    it; without the platform that API is there and nothing is raised."""
+    MockConfigEntry(
+        domain="ollama",
+        data={"url": "http://127.0.0.1:9"},
+        subentries_data=[
+            ConfigSubentryData(
+                data={"model": MODEL, CONF_LLM_HASS_API: [LLM_API_ID]},
+                subentry_type="conversation",
+                title="Ollama du salon",
+                unique_id=None,
+            )
+        ],
+    ).add_to_hass(hass)
+    await setup_memory()
+    issue = ir.async_get(hass).async_get_issue(DOMAIN, ISSUE_MEMORY_API_MOVED)
+    if LLM_TOOLS_PLATFORM:
+        assert issue is not None
+        assert issue.translation_placeholders == {"agents": "Ollama du salon"}
+    else:
+        assert issue is None
 
 
 @pytest.mark.parametrize(
