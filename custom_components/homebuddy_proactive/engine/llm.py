@@ -446,28 +446,20 @@ class OllamaModel:
         on_content: Callable[[str], None] | None,
     ) -> str:
         """The answer's text, streamed to ``on_content`` piece by piece when it is given."""
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": list(messages),
+            "format": dict(schema),
+            "options": dict(options),
+            "keep_alive": self.keep_alive,
+            "think": False if self._think_supported else None,
+        }
         async with asyncio.timeout(self.timeout):
             if on_content is None:
-                response = await self._client.chat(
-                    model=self.model,
-                    messages=list(messages),
-                    format=dict(schema),
-                    options=dict(options),
-                    keep_alive=self.keep_alive,
-                    think=False if self._think_supported else None,
-                    stream=False,
-                )
+                response = await self._client.chat(**request, stream=False)
                 return response.message.content or ""
             parts: list[str] = []
-            async for part in await self._client.chat(
-                model=self.model,
-                messages=list(messages),
-                format=dict(schema),
-                options=dict(options),
-                keep_alive=self.keep_alive,
-                think=False if self._think_supported else None,
-                stream=True,
-            ):
+            async for part in await self._client.chat(**request, stream=True):
                 if piece := part.message.content:
                     parts.append(piece)
                     on_content(piece)
