@@ -15,12 +15,13 @@ Order of a turn:
    chat answer is given again word for word only to the same device or conversation, in the
    same language, within two minutes, and never when it is of the moment (time, date, weather,
    news, a device's state: :mod:`.engine.assist.freshness`);
-7. otherwise the router (one model call) picks a command and a handler does the I/O: devices
+7. a request to a kind of device that Home Assistant's sentences recognise only loosely (a room
+   without such a device, a name it does not know) gets Home Assistant's own answer ("je n'ai
+   pas trouvé de lumières dans cette pièce"), at once and without the model;
+8. otherwise the router (one model call) picks a command and a handler does the I/O: devices
    (:mod:`.home_control`), the weather entity and the news feed of the options
    (:mod:`.weather_and_news`), alarms, memories, or the model's chat answer, which is spoken
-   while the model writes it;
-8. when the model cannot answer, Home Assistant's own answer where its sentences recognise the
-   request ("no area named salon"), else a short sentence saying the model is unavailable.
+   while the model writes it; when the model cannot answer, a short sentence says so.
 
 The answer is in the language the request was said in (the pipeline's is only a hint). Nothing
 here raises to the user: every failure becomes a short sentence in their language.
@@ -254,6 +255,8 @@ class HomeBuddyAssistant(AlarmTalk, HomeControl):
             replay = self.repeats.replay(key, scope=scope, language=turn.language)
             if replay is not None:
                 return replay
+        if (home := await self._home_answer_loosely(turn)) is not None:
+            return home
         spoken: list[str] = []
 
         def speak_and_keep(piece: str) -> None:
@@ -267,11 +270,8 @@ class HomeBuddyAssistant(AlarmTalk, HomeControl):
                 return "".join(spoken)
             if feeling is not None:
                 return say(f"affect_{feeling.kind}", turn.language)
-            if decision.reason == "invalid":
-                return say("fallback_invalid", turn.language)
-            if (home := await self._home_answer_without_model(turn)) is not None:
-                return home
-            return say("model_unavailable", turn.language)
+            phrase = "model_unavailable" if decision.reason == "unavailable" else "fallback_invalid"
+            return say(phrase, turn.language)
         speech = await self._dispatch(decision, turn)
         if decision.command in QUESTION_COMMANDS and _worth_repeating(text, key, turn.language):
             replayable = answer_is_replayable(decision, text, speech, self._exposed_device_names())

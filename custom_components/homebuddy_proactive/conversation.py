@@ -18,6 +18,7 @@ from homeassistant.components import conversation
 from homeassistant.components.conversation.models import AbstractConversationAgent
 from homeassistant.const import MATCH_ALL
 from homeassistant.core import HomeAssistant
+from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity import EntityDescription
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
@@ -81,11 +82,12 @@ class HomeBuddyConversationEntity(
             user_input=user_input,
             chat_log=chat_log,
         )
+        before = len(chat_log.content)
         async for _content in chat_log.async_add_delta_content_stream(
             self.entity_id, self._spoken(turn)
         ):
             pass
-        return conversation.async_get_result_from_chat_log(user_input, chat_log)
+        return _result(turn, chat_log, before)
 
     async def _spoken(
         self, turn: AssistTurn
@@ -121,6 +123,30 @@ class HomeBuddyConversationEntity(
                 answering.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await answering
+
+
+def _result(
+    turn: AssistTurn, chat_log: conversation.ChatLog, before: int
+) -> conversation.ConversationResult:
+    """The turn's result: Home Assistant's own intent response when its sentences answered
+    this turn (what it did, for clients that read it), else a plain one in the answer's
+    language; the speech is what was said either way. Intent results of earlier turns in the
+    chat log are not this turn's."""
+    response = intent.IntentResponse(language=turn.language)
+    for content in chat_log.content[before:]:
+        if (
+            isinstance(content, conversation.ToolResultContent)
+            and isinstance(content.tool_result, llm.IntentResponseDict)
+            and content.tool_result.original.response_type is not intent.IntentResponseType.ERROR
+        ):
+            response = content.tool_result.original
+    answer = chat_log.content[-1]
+    response.async_set_speech(answer.content or "" if answer.role == "assistant" else "")
+    return conversation.ConversationResult(
+        response=response,
+        conversation_id=chat_log.conversation_id,
+        continue_conversation=chat_log.continue_conversation,
+    )
 
 
 def _recent_turns(chat_log: conversation.ChatLog) -> tuple[tuple[str, str], ...]:

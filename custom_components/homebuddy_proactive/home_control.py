@@ -105,9 +105,10 @@ class ConfirmAction:
 class HeldIntent:
     """An intent HA recognised that our rules stopped before HA acted, and why."""
 
-    reason: str  # "not_allowed", "confirm" or "rate_limited"
+    reason: str  # "not_found", "not_allowed", "confirm" or "rate_limited"
     action: PlannedAction
-    refused: tuple[str, ...] = ()  # names of the entities outside the allowed domains
+    # What was not found (the room or name said), or the entities outside the allowed domains.
+    refused: tuple[str, ...] = ()
 
 
 class HomeControl:
@@ -147,11 +148,13 @@ class HomeControl:
                 return self._answered(response, turn)
         return None
 
-    async def _home_answer_without_model(self, turn: AssistTurn) -> str | None:
-        """HA's own answer when the model is unreachable, if HA's sentences (matched loosely:
-        unknown names, unexposed devices) recognise a request to a kind of device ("allume la
-        lumière du salon" → "je ne connais pas la pièce salon"); None otherwise. Loose matching
-        reads almost any sentence as a device name, so nothing else is taken from it."""
+    async def _home_answer_loosely(self, turn: AssistTurn) -> str | None:
+        """HA's own answer when its sentences, matched loosely, recognise a request to a kind of
+        device in a room HA does not have: "allume la lumière du salon" → "je ne connais pas
+        la pièce salon", at once and whether the model runs or not. Only HA's
+        "not found" answers are taken (HA did nothing); None otherwise: loose matching reads
+        almost any sentence as a device name, so nothing else is taken from it (the model
+        reads the rest)."""
         agent = async_get_agent(self.hass, conversation.HOME_ASSISTANT_AGENT)
         recognize = getattr(agent, "async_recognize_intent", None)
         if turn.user_input is None or recognize is None:
@@ -165,11 +168,8 @@ class HomeControl:
             result = await recognize(user_input)
             if result is None or not _names_a_device(result):
                 continue
-            held: list[HeldIntent] = []
-            if not result.unmatched_entities and self._hold(result, turn, held):
-                return await self._held(held[0], turn)
             # The same words in the same language are recognised the same way (HA caches it):
-            # HA now does what was just checked, or says what it did not find.
+            # HA says what it did not find, and does nothing.
             reply = await conversation.async_converse(
                 self.hass,
                 text,
@@ -180,7 +180,9 @@ class HomeControl:
                 device_id=turn.device_id,
                 satellite_id=turn.satellite_id,
             )
-            return self._answered(reply.response, turn)
+            response = reply.response
+            if response.error_code is intent.IntentResponseErrorCode.NO_VALID_TARGETS:
+                return self._answered(response, turn)
         return None
 
     def _hold(self, result: RecognizeResult, turn: AssistTurn, held: list[HeldIntent]) -> bool:
@@ -205,7 +207,7 @@ class HomeControl:
             command=COMMAND_SERVICE,
             intent=name,
             name=str(slots.get("name", {}).get("value") or ""),
-            area=str(slots.get("area", {}).get("text") or ""),
+            area=str(slots.get("area", {}).get("text") or slots.get("area", {}).get("value") or ""),
         )
         action = PlannedAction(
             command=command,
@@ -214,7 +216,11 @@ class HomeControl:
             domains=tuple(sorted({s.domain for s in states})),
             slots=slots,
         )
-        if refused := tuple(s.name for s in states if s.domain not in self.allowed_domains):
+        said = command.name or command.area
+        if said and not states:
+            # HA knows the room or name but nothing exposed there does this: say so at once.
+            held.append(HeldIntent(reason="not_found", action=action, refused=(str(said),)))
+        elif refused := tuple(s.name for s in states if s.domain not in self.allowed_domains):
             held.append(HeldIntent(reason="not_allowed", action=action, refused=refused))
         elif any(_needs_confirmation(state) for state in states):
             held.append(HeldIntent(reason="confirm", action=action))
@@ -249,6 +255,9 @@ class HomeControl:
         """What is said when our rules stopped HA's action."""
         lang = turn.language
         action = held.action
+        if held.reason == "not_found":
+            self._audit(action.command, "refused: no exposed entity matches", None, turn)
+            return say("service_not_found", lang, name=held.refused[0])
         if held.reason == "not_allowed":
             self._audit(action.command, "refused: domain not allowed", None, turn)
             return say("service_not_allowed", lang, names=join_names(list(held.refused), lang))
@@ -403,10 +412,17 @@ def _router_slots(action: PlannedAction) -> dict[str, Any]:
 
 
 def _names_a_device(result: RecognizeResult) -> bool:
-    """Whether loosely matched words ask something of a kind of device ("la lumière"), not of
-    whatever words filled a name."""
-    return result.intent.name not in ASKING_INTENTS and bool(
-        {"domain", "device_class"} & set(result.entities)
+    """Whether loosely matched words ask something of a kind of device in a room HA does not
+    have ("la lumière du salon" in a home without a salon): an action on a device kind its
+    sentence names, with only the room not found, rather than whatever words filled a
+    sentence's every slot. A name HA does not know is left to the model, which may know
+    that "la lampe" is the living-room lamp."""
+    unmatched = set(result.unmatched_entities)
+    return (
+        result.intent.name not in ASKING_INTENTS
+        and bool({"domain", "device_class"} & set(result.entities))
+        and len(unmatched) == 1
+        and unmatched <= {"area", "floor"}
     )
 
 

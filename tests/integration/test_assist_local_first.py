@@ -111,17 +111,15 @@ async def test_a_light_turns_on_without_the_model_and_is_audited(
     assert fake_ollama.chat_count == 0
 
 
-async def test_no_such_device_is_said_by_home_assistant_when_the_model_is_down(
+async def test_no_such_room_is_said_by_home_assistant(
     hass: HomeAssistant, entry: MockConfigEntry, fake_ollama: FakeOllama, model: str
 ) -> None:
-    """A light that does not exist: HA's own French answer names what it did not find (with the
-    model stopped), or the model's command is answered by our rules (with it running)."""
-    fake_ollama.queue({"command": "service", "intent": "HassTurnOn", "name": "lumière du salon"})
+    """A light in a room Home Assistant does not know: its own French answer names the room,
+    at once, model running or not (the model is not asked)."""
     reply = await ask(hass, entry, "allume la lumière du salon")
     assert "salon" in reply.speech, reply.speech
-    assert reply.speech != say("model_unavailable", "fr")
-    if model == "stopped":
-        assert "Sorry" not in reply.speech  # HA answered, in French
+    assert reply.speech not in (say("model_unavailable", "fr"), say("fallback_invalid", "fr"))
+    assert fake_ollama.chat_count == 0
 
 
 async def test_the_weather_needs_no_model(
@@ -367,15 +365,46 @@ async def test_a_command_is_decided_before_anything_is_spoken(
     assert result.response.speech["plain"]["speech"] == say("memory_saved", "fr")
 
 
-async def test_a_home_without_rooms_still_hears_home_assistant(
+async def test_a_room_without_lights_is_said_at_once(
+    hass: HomeAssistant, entry: MockConfigEntry, fake_ollama: FakeOllama, model: str
+) -> None:
+    """A room that exists with nothing exposed to control in it: said at once, not "je n'ai
+    pas compris" after a model call."""
+    ar.async_get(hass).async_create("Cuisine")
+    audit = async_capture_events(hass, LOGBOOK_ENTRY)
+    reply = await ask(hass, entry, "allume la lumière de la cuisine")
+    assert reply.speech == say("service_not_found", "fr", name="cuisine")
+    assert audit_messages(audit) == [
+        "request HassTurnOn area='cuisine' → refused: no exposed entity matches"
+    ]
+    assert fake_ollama.chat_count == 0
+
+
+async def test_each_turn_reports_its_own_result(
     hass: HomeAssistant,
     setup_with_options: Callable[..., Awaitable[MockConfigEntry]],
     fake_ollama: FakeOllama,
 ) -> None:
-    """An area that exists without an exposed light: HA's sentence with its own answer."""
-    ar.async_get(hass).async_create("Cuisine")
+    """After Home Assistant answered the time, a later turn of the same conversation carries
+    its own response, not the time's (its speech slots, its language)."""
     entry = await setup_with_options()
-    await fake_ollama.stop()
-    reply = await ask(hass, entry, "allume la lumière de la cuisine")
-    assert "lumières" in reply.speech, reply.speech
-    assert reply.speech != say("model_unavailable", "fr")
+    first = await conversation.async_converse(
+        hass,
+        "quelle heure est-il ?",
+        None,
+        Context(),
+        language="fr",
+        agent_id=agent_id(hass, entry),
+    )
+    assert "time" in first.response.speech_slots
+    later = await conversation.async_converse(
+        hass,
+        "I feel so lonely today",
+        first.conversation_id,
+        Context(),
+        language="fr",
+        agent_id=agent_id(hass, entry),
+    )
+    assert later.response.speech["plain"]["speech"] == say("affect_loneliness", "en")
+    assert later.response.speech_slots == {}
+    assert later.response.language == "en"

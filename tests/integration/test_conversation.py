@@ -677,7 +677,7 @@ async def test_unexposed_entities_cannot_be_controlled(
     turn_off = async_mock_service(hass, "switch", "turn_off")
     audit = async_capture_events(hass, LOGBOOK_ENTRY)
     fake_ollama.queue(answer)
-    reply = await ask(hass, entry, "ouvre le garage")
+    reply = await ask(hass, entry, "il y a quelque chose à faire au garage ?")
     assert reply.speech.startswith("Je ne trouve pas")
     assert house.unlock == house.lock == turn_on == turn_off == []
     assert audit_messages(audit) == [
@@ -786,13 +786,13 @@ async def test_actions_are_rate_limited(
     audit = async_capture_events(hass, LOGBOOK_ENTRY)
     on = {"command": "service", "intent": "HassTurnOn", "name": "Lampe du salon"}
     fake_ollama.queue(on, on, on, on)
-    speeches = [(await ask(hass, entry, f"allume la lampe {i}")).speech for i in range(3)]
+    speeches = [(await ask(hass, entry, f"un peu de lumière, essai {i}")).speech for i in range(3)]
     assert speeches[:2] == ["C'est fait : Lampe du salon."] * 2
     assert speeches[2].startswith("J'ai déjà fait beaucoup de commandes cette minute.")
     assert len(house.light_on) == 2
     assert audit_messages(audit)[-1].endswith("refused: too many actions this minute")
     freezer.tick(timedelta(seconds=61))
-    assert (await ask(hass, entry, "allume la lampe encore")).speech == (
+    assert (await ask(hass, entry, "un peu de lumière, encore")).speech == (
         "C'est fait : Lampe du salon."
     )
     assert len(house.light_on) == 3
@@ -809,7 +809,7 @@ async def test_a_failing_device_is_reported(
     hass.services.async_remove("light", "turn_on")
     audit = async_capture_events(hass, LOGBOOK_ENTRY)
     fake_ollama.queue({"command": "service", "intent": "HassTurnOn", "name": "Lampe du salon"})
-    reply = await ask(hass, entry, "allume la lampe")
+    reply = await ask(hass, entry, "il fait sombre, un peu de lumière")
     assert reply.speech == "Je n'ai pas réussi à commander Lampe du salon."
     assert audit_messages(audit)[0].startswith("request HassTurnOn name='Lampe du salon' → failed")
 
