@@ -44,7 +44,7 @@ class HomeBuddyWebSocketView(HomeAssistantView):
     requires_auth = False
 
     async def get(self, request: web.Request) -> web.StreamResponse:
-        """Validate the upgrade, then serve the seed's transcript protocol."""
+        """Validate the upgrade, then serve the transcript protocol (docs/protocol.md)."""
         hass = request.app[KEY_HASS]
         # HA also accepts signed URLs (authSig); a credential in the URL is never accepted
         # here, not even next to a valid header: the same rule as the standalone server's.

@@ -1,7 +1,8 @@
-"""Engine configuration: the seed's tuning table, its defaults and its valid ranges.
+"""Engine configuration: the tuning settings, their defaults and their valid ranges.
 
 Both hosts build an :class:`EngineConfig` from here: Home Assistant from the config entry's
-data and options, the standalone server from environment variables with the seed's names.
+data and options, the standalone server from environment variables (their names and defaults:
+``docs/standalone.md``, *Configuration*).
 """
 
 from __future__ import annotations

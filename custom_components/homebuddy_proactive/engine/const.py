@@ -6,9 +6,9 @@ from typing import Final
 
 MAX_TEXT_CHARACTERS: Final = 8000
 MAX_SPEAKER_CHARACTERS: Final = 100
-# The seed limits only the text (8,000 characters). A frame carrying that much text
-# \u-escaped (up to 12 bytes per character) plus a forwarder's extra fields must still
-# reach validation; the transport refuses anything above 1 MiB outright.
+# The protocol limits the text to 8,000 characters (docs/protocol.md, *Limits*). A frame
+# carrying that much text \u-escaped (up to 12 bytes per character) plus a forwarder's extra
+# fields must still reach validation; the transport refuses anything above 1 MiB outright.
 MAX_FRAME_BYTES: Final = 256 * 1024
 MAX_ID_CHARACTERS: Final = 128
 GLOBAL_CLIENT_ID: Final = "global"

@@ -5,10 +5,9 @@ see ``httpx``, ``aiohttp`` or ``ollama`` types. Nothing here logs prompt content
 transcripts.
 
 Embeddings are on the path of every memory search, so ``/api/embed`` is called with the
-client's own ``aiohttp`` session and ``orjson`` rather than the ``ollama`` library: measured on
-the memory benchmark, the library's httpx round trip cost 3-5 ms of CPU a query (httpcore
-looks for trio by an import attempt on every request, pydantic validates each float), this one
-well under 1 ms.
+client's own ``aiohttp`` session and ``orjson`` rather than the ``ollama`` library, whose httpx
+round trip costs several times more CPU a query (an import attempt on every request, a
+validation of every float).
 """
 
 from __future__ import annotations
@@ -221,7 +220,7 @@ class ModelStats:
 class AnswerTime:
     """How long the model recently took to answer: the median of the last few answers.
 
-    Measured from the request to the parsed reply, as the engine waits for it (time queued in
+    Timed from the request to the parsed reply, as the engine waits for it (time queued in
     Ollama behind other calls included), so pacing that reads it slows down when the model is
     congested. Calls that failed or were cancelled are not answers and are not counted.
     """

@@ -1,8 +1,7 @@
 """The standalone server's HTTP documentation: ``/openapi.json`` and a readable ``/docs`` page.
 
-The seed's service published generated documentation at ``/docs``; here one OpenAPI document is
-the source and the page is rendered from it, self-contained (no script or CDN: the server often
-runs on a LAN without internet).
+One OpenAPI document is the source and the ``/docs`` page is rendered from it, self-contained
+(no script or CDN: the server often runs on a LAN without internet).
 """
 
 from __future__ import annotations

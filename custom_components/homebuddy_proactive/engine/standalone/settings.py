@@ -1,7 +1,8 @@
 """The standalone server's settings: what it reads from its environment, checked.
 
-The variable names and defaults are the seed's configuration table. A wrong value stops the
-server at start-up with a :class:`ConfigError` that names the variable.
+The variable names and defaults are the protocol's configuration table (``docs/standalone.md``,
+*Configuration*). A wrong value stops the server at start-up with a :class:`ConfigError` that
+names the variable.
 """
 
 from __future__ import annotations
