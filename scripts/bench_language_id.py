@@ -6,7 +6,9 @@ language, ``(text, language, ...)`` rows and parameters) and from the simulator 
 name one language (``SIMULATOR_LANGUAGE=xx``), and, as a second set, from the rule corpora
 (``tests/engine/corpora/<lang>/*.tsv``). The hand-written detector is the one of
 commit ``HAND_DETECTOR_COMMIT`` (its detection section loaded from git); the other is
-``engine.text.identify``. Prints accuracy per language and overall, and time per utterance.
+``engine.text.identify`` with the rules' tie-break between plausible languages
+(``engine.text.analysis.detect_language``). Prints accuracy per language and overall, and time
+per utterance.
 
     .venv/bin/python scripts/bench_language_id.py [--errors]
 """
@@ -27,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "custom_components" / "homebuddy_proactive"))
 
-from engine.text import identify  # noqa: E402
+from engine.text import analysis, identify  # noqa: E402
 from engine.text.languages import SUPPORTED_LANGUAGES  # noqa: E402
 
 HAND_DETECTOR_COMMIT = "585ee33"
@@ -193,7 +195,7 @@ def main() -> None:
             + ", ".join(f"{c} {per_language[c]}" for c in SUPPORTED_LANGUAGES)
         )
         evaluate("hand", lambda text: hand(text, None), cases, args.errors)
-        evaluate("py3langid", identify.detect_language, cases, args.errors)
+        evaluate("py3langid", analysis.detect_language, cases, args.errors)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from custom_components.homebuddy_proactive.engine.memory.reminder_cards import memory_card
-from custom_components.homebuddy_proactive.engine.text.capture import capture_memory
+from custom_components.homebuddy_proactive.engine.text import capture_memory
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """Assist: what HomeBuddy understands and answers by voice through Home Assistant's Assist —
 alarms, remember/recall, confirmations, affect, news, weather — in French, English and Greek.
 
-May import the text, storage and llm rooms and const; never Home Assistant or the other rooms.
+May import the rooms below it (text, storage, memory: the card wording of ``card_person``; llm)
+and const; never Home Assistant, nor ``proactive`` beside it, nor ``standalone`` above it.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ..text.identify import detect_language
+from ..text import detect_language
 from ..text.languages import ASSIST_LANGUAGES
 from ..text.normalize import fold
 from .phrases import spoken_language

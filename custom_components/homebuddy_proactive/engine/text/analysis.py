@@ -1,5 +1,13 @@
 """One reading of an utterance: its language, then what every local rule decides about it.
 
+The language: :mod:`.identify` scores the languages and returns the plausible ones, most likely
+first. A few spoken words often leave several plausible; then the first whose question or
+reminder rules alone read the text names it ("remind me to call Anna" is English because the
+English rules read it). The rules break the tie, so the choice is made here, above both
+identification and the rules (:mod:`.questions`, :mod:`.capture`), and every public reading of
+the language (:func:`detect_language`, :func:`is_question`, :func:`capture_memory`) comes from
+here too. A client's language hint always wins over identification.
+
 The engine's final lane (and the partial lane, for the speech so far) reads an utterance
 through :func:`analyse` and never runs a rule on the same text twice: the language and its
 candidates are computed once, and each rule runs at most once, when its answer is first read
@@ -13,11 +21,83 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .capture import CapturedMemory, _capture
-from .identify import _evidence, _rule_languages, detect_language
+from .identify import _base_code, identify, load_model
+from .identify import confidence as _confidence
 from .normalize import fold_aligned as _fold_aligned
-from .questions import _asks, is_question
+from .questions import _asks
 from .segment import _has_letters
 from .signals import _announces, _intent_hint, episode_cue, is_meaningful
+
+
+def _recognised(text: str, code: str) -> bool:
+    """Whether the question or the reminder rules of language ``code`` alone read ``text``."""
+    nfc = unicodedata.normalize("NFC", text)
+
+    def asks(sentence: str, language: str) -> bool:
+        return _asks(sentence, language, (language,))
+
+    return asks(nfc, code) or _capture(nfc, code, (code,), asks) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _detect(text: str) -> tuple[str, tuple[str, ...]]:
+    """Return the language of ``text`` and its plausible languages (most likely first).
+
+    Among several languages the model finds plausible, the first whose question or reminder
+    rules recognise the text is the language; when none does, the most likely one. When the
+    model knows nothing of the text it is not asked to choose: the default language stands.
+    Cached: one utterance is read by several rules (question, capture, episode cue).
+    """
+    plausible, evidence = identify(text)
+    best = plausible[0]
+    if len(plausible) > 1 and not isinstance(evidence, float):
+        best = next((code for code in plausible if _recognised(text, code)), best)
+    return best, plausible
+
+
+def detect_language(text: str, hint: str | None = None) -> str:
+    """Return the base language code of ``text``; a given hint ("fr-FR", "EL") always wins."""
+    base = _base_code(hint)
+    if base is not None:
+        return base
+    return _detect(text or "")[0]
+
+
+def _rule_languages(text: str, language: str | None) -> list[str]:
+    """Return the languages whose rules should be applied to ``text``, most likely first.
+
+    The hinted language and the identified one; without a hint, then the other plausible ones.
+    """
+    hinted = _base_code(language)
+    detected, plausible = _detect(text)
+    ordered: list[str] = []
+    for code in (hinted, detected, *(plausible if hinted is None else ())):
+        if code is not None and code not in ordered:
+            ordered.append(code)
+    return ordered
+
+
+def is_question(text: str, language: str | None = None) -> bool:
+    """Return True when the newest utterance asks a question, with or without punctuation."""
+    if not text or not _has_letters(text):
+        return False
+    text = unicodedata.normalize("NFC", text)
+    return _asks(text, language, _rule_languages(text, language))
+
+
+def capture_memory(text: str, language: str | None = None) -> CapturedMemory | None:
+    """Detect a reminder or task request and return its cleaned content, or None."""
+    if not text or not _has_letters(text):
+        return None
+    text = unicodedata.normalize("NFC", text)
+    detected = detect_language(text, language)
+    return _capture(text, detected, _rule_languages(text, language), is_question)
+
+
+def warm_up() -> None:
+    """Load the model and identify once, so the first utterance is not slow (run off-loop)."""
+    load_model()
+    detect_language("is everything ready")
 
 
 @dataclass(frozen=True)
@@ -33,7 +113,7 @@ class UtteranceAnalysis:
     @functools.cached_property
     def confidence(self) -> float:
         """The detector's evidence for its best guess (0 when nothing matched)."""
-        return _evidence(self._nfc) if self._letters else 0.0
+        return _confidence(self._nfc) if self._letters else 0.0
 
     @functools.cached_property
     def is_question(self) -> bool:

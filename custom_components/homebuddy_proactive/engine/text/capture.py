@@ -2,25 +2,24 @@
 
 Each language's patterns live in ``rules/<code>.py`` (``CAPTURE_RULES``); this module splits an
 utterance into sentences, applies them, rejects questions and figures of speech ("I have to
-say…"), and cleans the captured content.
+say…"), and cleans the captured content. Which languages' rules to apply, and how to tell a
+question, are the caller's to say: :func:`.analysis.capture_memory` reads an utterance in its
+identified language and the other plausible ones.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .identify import _rule_languages, detect_language
 from .normalize import compile_folded as _compile
 from .normalize import fold as _fold
 from .normalize import fold_aligned as _fold_aligned
 from .normalize import folded_set as _fs
 from .normalize import folded_words as _fw
-from .questions import is_question
 from .rules import RULES
 from .rules.base import _CaptureRule
 from .segment import _has_letters, _phrases, _starts, _words
@@ -79,8 +78,8 @@ _ABBREVIATION_DOT_RE: Final = re.compile(
 def _capture_sentences(text: str) -> tuple[str, ...]:
     """Split text into sentences for capture, keeping abbreviations such as "Dr." intact.
 
-    Cached: identification reads an utterance with each plausible language's rules, its
-    analysis then with its candidates'.
+    Cached: choosing the language reads an utterance with each plausible language's rules,
+    its analysis then with its candidates'.
     """
     if _CAPTURE_BREAK_RE.search(text) is None:
         # No sentence break and no abbreviation (its dot is followed by white space).
@@ -170,15 +169,6 @@ def _capture_sentence(
                 content = f"{content} ({list_name})"
         return CapturedMemory(rule.kind, content, language)
     return None
-
-
-def capture_memory(text: str, language: str | None = None) -> CapturedMemory | None:
-    """Detect a reminder or task request and return its cleaned content, or None."""
-    if not text or not _has_letters(text):
-        return None
-    text = unicodedata.normalize("NFC", text)
-    detected = detect_language(text, language)
-    return _capture(text, detected, _rule_languages(text, language), is_question)
 
 
 def _capture(

@@ -4,12 +4,13 @@ A text written mostly in a non-Latin script is named by its script (Greek is "el
 is identified by py3langid's naive Bayes model over byte n-grams, restricted to the languages
 of :mod:`.languages` with normalised probabilities. A few spoken words are too little for the
 model (it is often confidently wrong on them), so the evidence is judged by the number of words,
-not by the probability: every language within a margin per word of the best one is plausible,
-its rules read the text, and the first plausible language whose question rule recognises the
-text names it. The model is loaded once, on the first
-identification (importing numpy and reading the model costs a few hundred milliseconds, so
-nothing is loaded at import); :func:`load_identifier` loads it ahead of time, e.g. from an
-executor at start-up. A client's language hint always wins over identification.
+not by the probability: every language within a margin per word of the best one is plausible.
+This module only scores: :func:`identify` returns the plausible languages, most likely first,
+and the evidence behind them. Choosing among several plausible languages by which one's rules
+read the text is the analysis' work (:func:`.analysis.detect_language`), above both this module
+and the rules. The model is loaded once, on the first identification (importing numpy and
+reading the model costs a few hundred milliseconds, so nothing is loaded at import);
+:func:`load_identifier` loads it ahead of time, e.g. from an executor at start-up.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ import functools
 import re
 import struct
 import threading
-import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .languages import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES
 
@@ -212,75 +212,37 @@ def _probabilities(values: tuple[float, ...]) -> Mapping[str, float]:
     return MappingProxyType(dict(zip(model.codes, probabilities, strict=True)))
 
 
-@functools.lru_cache(maxsize=256)
-def _detect_scores(text: str) -> tuple[str, tuple[str, ...], tuple[float, ...] | float]:
-    """Return the best language, the plausible ones and the evidence behind them.
+class Identification(NamedTuple):
+    """The languages a text may be in and the evidence behind them."""
 
-    The evidence is the model's log-likelihood of each supported language (see
-    :func:`_evidence`), or a number: :data:`_SCRIPT_EVIDENCE` for a script, 0.0 when the model
-    knows none of the text's n-grams (and then every supported language is plausible). Among
-    several plausible languages the first (most likely first) whose question or reminder
-    rules recognise the text is the best. Cached: one utterance is looked at by several rules
-    (question, capture, episode cue).
+    plausible: tuple[str, ...]  # most likely first; never empty
+    # The model's log-likelihood of each supported language, or a number: :data:`_SCRIPT_EVIDENCE`
+    # for a script, 0.0 when the model knows none of the text's n-grams (and then every
+    # supported language is plausible, the default one first).
+    evidence: tuple[float, ...] | float
+
+
+@functools.lru_cache(maxsize=256)
+def identify(text: str) -> Identification:
+    """Return the plausible languages of ``text``, most likely first, and their evidence.
+
+    Cached: one utterance is identified for several rules (question, capture, episode cue).
     """
     script = _script_language(text)
     if script is not None:
-        return script, (script,), _SCRIPT_EVIDENCE
+        return Identification((script,), _SCRIPT_EVIDENCE)
     model = _model_scores(text) if _LETTER_RE.search(text) else None
     if model is None:
-        return DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, 0.0
+        others = tuple(code for code in SUPPORTED_LANGUAGES if code != DEFAULT_LANGUAGE)
+        return Identification((DEFAULT_LANGUAGE, *others), 0.0)
     values, plausible = model
-    best = plausible[0]
-    if len(plausible) > 1:
-        best = next((code for code in plausible if _recognised(text, code)), best)
-    return best, plausible, values
+    return Identification(plausible, values)
 
 
-def _evidence(text: str) -> float:
-    """The detector's evidence for its best guess: the most likely language's probability,
+def confidence(text: str) -> float:
+    """The evidence for the most likely language of ``text``: the model's probability of it,
     :data:`_SCRIPT_EVIDENCE` for a script, 0.0 when the model knows nothing of the text."""
-    _best, plausible, evidence = _detect_scores(text)
+    plausible, evidence = identify(text)
     if isinstance(evidence, float):
         return evidence
     return _probabilities(evidence)[plausible[0]]
-
-
-def _recognised(text: str, code: str) -> bool:
-    """Whether the question or the reminder rules of language ``code`` alone read ``text``."""
-    from .capture import _capture
-    from .questions import _asks
-
-    nfc = unicodedata.normalize("NFC", text)
-
-    def asks(sentence: str, language: str) -> bool:
-        return _asks(sentence, language, (language,))
-
-    return asks(nfc, code) or _capture(nfc, code, (code,), asks) is not None
-
-
-def detect_language(text: str, hint: str | None = None) -> str:
-    """Return the base language code of ``text``; a given hint ("fr-FR", "EL") always wins."""
-    base = _base_code(hint)
-    if base is not None:
-        return base
-    return _detect_scores(text or "")[0]
-
-
-def warm_up() -> None:
-    """Load the model and identify once, so the first utterance is not slow (run off-loop)."""
-    load_model()
-    detect_language("is everything ready")
-
-
-def _rule_languages(text: str, language: str | None) -> list[str]:
-    """Return the languages whose rules should be applied to ``text``, most likely first.
-
-    The hinted language and the identified one; without a hint, then the other plausible ones.
-    """
-    hinted = _base_code(language)
-    detected, plausible, _evidence = _detect_scores(text)
-    ordered: list[str] = []
-    for code in (hinted, detected, *(plausible if hinted is None else ())):
-        if code is not None and code not in ordered:
-            ordered.append(code)
-    return ordered

@@ -3,6 +3,8 @@
 Explicit marks ("?", "¿", the Greek ";") decide at once; otherwise the last two sentences are
 split into clauses and each likely language's rules (``rules/``) are applied to every clause,
 after its fillers were stripped, and to a question that starts inside a run-on sentence.
+Which languages are likely is the caller's to say: :func:`.analysis.is_question` reads an
+utterance in its identified language and the other plausible ones.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
-from .identify import _base_code, _rule_languages
+from .identify import _base_code
 from .rules import RULES
 from .rules.common import _generic_question, _statement_form
 from .rules.midsentence import _mid_question
-from .segment import _GREEK_RE, _clauses, _has_letters, _sentences, _strip
+from .segment import _GREEK_RE, _clauses, _sentences, _strip
 
 _EXPLICIT_MARKS: Final = frozenset("?\uff1f\u00bf\u203d\u2e2e\u061f\u037e")
 # The most words a tag question of any language has ("…, n'est-ce pas").
@@ -46,26 +48,19 @@ _TONE_MARKS_RE: Final = re.compile("[\u0300-\u0302]")
 
 @functools.lru_cache(maxsize=256)
 def _accented(text: str) -> bool:
-    """Whether ``text`` carries tone marks (cached: identification asks once per language)."""
+    """Whether ``text`` carries tone marks (cached: choosing among plausible languages asks
+    once per language)."""
     if text.isascii():
         return False  # its decomposition is itself
     return _TONE_MARKS_RE.search(unicodedata.normalize("NFD", text)) is not None
-
-
-def is_question(text: str, language: str | None = None) -> bool:
-    """Return True when the newest utterance asks a question, with or without punctuation."""
-    if not text or not _has_letters(text):
-        return False
-    text = unicodedata.normalize("NFC", text)
-    return _asks(text, language, _rule_languages(text, language))
 
 
 def _asks(text: str, language: str | None, candidates: Sequence[str]) -> bool:
     """Apply the question rules of ``candidates`` (most likely first) to NFC ``text``.
 
     A question is found by a rule of no language in particular or by one language's rules:
-    each part is decided once per utterance (identification asks each plausible language
-    alone, the analysis then its candidates together).
+    each part is decided once per utterance (choosing the language asks each plausible
+    language alone, the analysis then its candidates together).
     """
     if _explicit_question(text, _base_code(language)):
         return True
