@@ -8,7 +8,7 @@ name one language (``SIMULATOR_LANGUAGE=xx``), and, as a second set, from the ru
 commit ``HAND_DETECTOR_COMMIT`` (its detection section loaded from git); the other is
 ``engine.text.identify``. Prints accuracy per language and overall, and time per utterance.
 
-    .venv/bin/python scripts/bench_language_id.py [--errors]
+    .venv/bin/python scripts/bench/bench_language_id.py [--errors]
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "custom_components" / "homebuddy_proactive"))
 
 from engine.text import identify  # noqa: E402
