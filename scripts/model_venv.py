@@ -1,7 +1,7 @@
 """The venv of the real small model (SmolLM2-135M-Instruct over llama-cpp-python).
 
-``scripts/develop`` serves it as its dev model and ``scripts/bench_model.py`` benchmarks against
-it. It lives in ``.cache/bench-model-venv`` (git-ignored), never in ``.venv`` nor in the
+``scripts/develop`` serves it as its dev model and ``scripts/bench/bench_model.py`` benchmarks
+against it. It lives in ``.cache/bench-model-venv`` (git-ignored), never in ``.venv`` nor in the
 integration, and is built once: llama-cpp-python from source takes about five minutes on two
 cores. The build's output goes to a log file; what the person sees is its progress (the compile
 percentage, or the step it is on) at least every ``PROGRESS_SECONDS``.

@@ -3,7 +3,7 @@
 
 It lets the real ``ollama`` AsyncClient (and so the engine) talk to a real small GGUF model on
 127.0.0.1 where no Ollama binary can be installed. It runs in its own venv (see
-``scripts/bench_model.py``), never in the project's ``.venv``::
+``scripts/bench/bench_model.py``), never in the project's ``.venv``::
 
     .cache/bench-model-venv/bin/python scripts/ollama_shim.py --port 11555 \
         [--model-path file.gguf] [--name smollm2:135m] [--threads 2] [--ctx 4096]

@@ -1,4 +1,4 @@
-"""The memory-quality benchmark's dataset stays well-formed (scripts/memory_dataset.py).
+"""The memory-quality benchmark's dataset stays well-formed (tests/memory_dataset.py).
 
 The shipped English and French files pass every check; each check is shown to catch the broken
 dataset it is there for, so a regression in the checker cannot pass silently.
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from scripts import memory_dataset
-from scripts.memory_dataset import CATEGORIES, DATA_DIR, LANGUAGES, parse, problems
+from tests import memory_dataset
+from tests.memory_dataset import CATEGORIES, DATA_DIR, LANGUAGES, parse, problems
 
 
 def raw(language: str) -> dict[str, Any]:

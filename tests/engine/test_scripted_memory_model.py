@@ -1,9 +1,9 @@
 """The benchmark's scripted extraction model drives the engine's real learning over HTTP.
 
 The model is the fake Ollama of ``tests/fake_ollama.py`` answered by
-``scripts/scripted_memory_model.py`` from the dataset; the engine's own learner
+``tests/scripted_memory_model.py`` from the dataset; the engine's own learner
 (``engine/memory/learner.py``) calls it through :class:`OllamaModel`, extracts, decides and
-writes, as in ``scripts/bench_memory_quality.py``.
+writes, as in ``scripts/bench/bench_memory_quality.py``.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from custom_components.homebuddy_proactive.engine.memory.learning import (
     extraction_schema,
 )
 from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
-from scripts import memory_dataset
-from scripts.scripted_memory_model import ScriptedModel, read_request, text_key
+from tests import memory_dataset
 from tests.fake_ollama import FakeOllama
+from tests.scripted_memory_model import ScriptedModel, read_request, text_key
 
 
 class Clock:

@@ -12,7 +12,7 @@ while the query's embedding is computed and the sign-bit pass runs (``hybrid.py`
 re-ranking, the fusion, the scores, the chosen rows, the preference fill and the access counts.
 One trip per statement made each retrieval wake the loop and that thread a dozen times, and
 made them wait for each other's GIL; the loop now only sends the embedding request (at 100,000
-memories: a quarter to a half less CPU per retrieval, ``scripts/bench_memory.py --vectors``).
+memories: a quarter to a half less CPU per retrieval, ``scripts/bench/bench_memory.py --vectors``).
 
 Measured and not kept (100,000 memories with vectors, interleaved with this design on a noisy
 2-core machine, 500 queries a run): the reads on a read-only connection of their own, in one

@@ -466,8 +466,8 @@ def _lengthen_switch_interval() -> None:
     to get it back) up to a few dozen times per group commit. With
     :data:`SWITCH_INTERVAL_SECONDS` they take it when the loop waits for its sockets, which a
     serving loop does many times a second. Two servers side by side under the 50-socket load of
-    ``scripts/bench_ingest.py``, phases alternating: 0.92-0.97x the CPU per final and 3-7 % more
-    finals/s in four runs (medians of 6-16 pairs), the acks' latency under that load no worse.
+    ``scripts/bench/bench_ingest.py``, phases alternating: 0.92-0.97x the CPU per final and 3-7 %
+    more finals/s in four runs (medians of 6-16 pairs), the acks' latency under that load no worse.
     Only this process's own entry point sets it: a host (Home Assistant, a test run) keeps its
     own.
     """
@@ -478,7 +478,7 @@ def _new_event_loop() -> asyncio.AbstractEventLoop:
     """uvloop's event loop where it is installed (the container's requirements have it), else
     asyncio's own: the same server, each socket's reads, writes and wake-ups in C.
 
-    Side by side with asyncio's loop under the 50-socket load of ``scripts/bench_ingest.py``,
+    Side by side with asyncio's loop under the 50-socket load of ``scripts/bench/bench_ingest.py``,
     the server's CPU per final was 0.88-0.96x (medians of 6-12 alternating phases). Only this
     process's own entry point chooses: a host (Home Assistant, a test run) runs its own loop.
     """

@@ -22,7 +22,7 @@ queued it: the thread needs Python's lock to start, and a busy loop holds it unt
 its sockets, so a commit queued after the first final of a wave used to carry that one final
 alone while the rest of the wave waited for the next commit (two commits, two thread trips and
 the loop idle through both). Now the whole wave goes in one: under the 50-socket load of
-``scripts/bench_ingest.py`` about 47 finals per commit instead of 25, half the commits. The
+``scripts/bench/bench_ingest.py`` about 47 finals per commit instead of 25, half the commits. The
 statements waiting are appended by the loop and taken by the thread under a lock; their
 callers are still answered on the loop.
 """

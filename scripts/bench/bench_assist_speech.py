@@ -23,7 +23,7 @@ larger model gives (``--long-chars`` at least): the same model, prompt and rate,
 router's answer schema asking for a ``chat`` whose ``text`` is that long, read by the same
 :class:`SpokenText` the router uses.
 
-    .venv/bin/python scripts/bench_assist_speech.py [--tokens-per-second 8] [--chars 60]
+    .venv/bin/python scripts/bench/bench_assist_speech.py [--tokens-per-second 8] [--chars 60]
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from pathlib import Path
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 

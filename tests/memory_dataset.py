@@ -1,4 +1,4 @@
-"""The memory-quality dataset (``scripts/data/memory_quality/{en,fr}.json``): loading and checks.
+"""The memory-quality dataset (``scripts/bench/data/memory_quality/{en,fr}.json``): loading, checks.
 
 Written for this project (not taken from any public benchmark). One JSON file per language::
 
@@ -30,7 +30,7 @@ stores nothing new. Turns with ``"facts": []`` carry nothing durable about the p
 talk, or a sensitive guess about someone else, which must not be extracted).
 
 :func:`problems` lists what is wrong with a dataset (empty when it is well-formed); the
-benchmark (``scripts/bench_memory_quality.py``) refuses a dataset with problems, and
+benchmark (``scripts/bench/bench_memory_quality.py``) refuses a dataset with problems, and
 ``tests/engine/test_memory_quality_dataset.py`` keeps the shipped files well-formed.
 """
 
@@ -43,7 +43,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-DATA_DIR: Final = Path(__file__).resolve().parent / "data" / "memory_quality"
+# The benchmark's data, read here by the tests and by scripts/bench/bench_memory_quality.py.
+DATA_DIR: Final = Path(__file__).resolve().parents[1] / "scripts/bench/data/memory_quality"
 LANGUAGES: Final = ("en", "fr")
 CATEGORIES: Final = ("single_fact", "knowledge_update", "cross_session", "temporal", "abstention")
 KINDS: Final = ("fact", "preference", "person", "reminder", "task")

@@ -18,12 +18,12 @@ directory; then, for every conversation file:
 ``/ready`` is read before and after. Every process it started is stopped at the end, also on
 Ctrl-C. Usage (from the repository root)::
 
-    .venv/bin/python scripts/bench_model.py                       # every simulator-input file
-    .venv/bin/python scripts/bench_model.py simulator-input/default.txt --mode hybrid
-    .venv/bin/python scripts/bench_model.py --setup-only          # just build the bench venv
+    .venv/bin/python scripts/bench/bench_model.py                       # every simulator-input file
+    .venv/bin/python scripts/bench/bench_model.py simulator-input/default.txt --mode hybrid
+    .venv/bin/python scripts/bench/bench_model.py --setup-only          # just build the bench venv
 
 ``--versus-peer`` runs instead the side-by-side of issue 14: ours and the peer
-(``../shared/peer/ProactiveAI``, see ``scripts/bench_speech.py``) against the same shim, in
+(``../shared/peer/ProactiveAI``, see ``scripts/bench/bench_speech.py``) against the same shim, in
 interleaved rounds (``--rounds``), each playing the same continuous speech (partials word by
 word every ``--word-seconds``, finals, the next utterance at once; default conversations
 ``default.txt``, ``technical-terms.txt`` and ``morning-questions.txt``: 8 questions, 6 of them
@@ -32,7 +32,7 @@ actually evaluated per call (after reusing the prefix its one context already he
 prompt tokens per call, from the shim's counters, and time-to-card p50/p95 of the questions
 (question final sent → its insight), with the ratios ours/peer::
 
-    .venv/bin/python scripts/bench_model.py --versus-peer
+    .venv/bin/python scripts/bench/bench_model.py --versus-peer
 
 Options: ``--mode`` (DETECTOR_MODE, default conversate), ``--timeout`` (seconds to wait for an
 insight, default 60), ``--threads`` (llama.cpp threads, default 1: the servers under test share the
@@ -73,7 +73,7 @@ from typing import Any, Final
 
 import aiohttp
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 SCRIPTS: Final = ROOT / "scripts"
 PROJECT_PYTHON: Final = ROOT / ".venv" / "bin" / "python"
 MODEL_NAME: Final = "smollm2:135m"

@@ -10,7 +10,7 @@ commit ``HAND_DETECTOR_COMMIT`` (its detection section loaded from git); the oth
 (``engine.text.analysis.detect_language``). Prints accuracy per language and overall, and time
 per utterance.
 
-    .venv/bin/python scripts/bench_language_id.py [--errors]
+    .venv/bin/python scripts/bench/bench_language_id.py [--errors]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "custom_components" / "homebuddy_proactive"))
 
 from engine.text import analysis, identify  # noqa: E402

@@ -4,7 +4,7 @@
 Runs the engine in-process (no Home Assistant, no socket) with heuristic mode and a closed
 Ollama port, so only the engine's own work is measured: parse, store, buffer, local rules, ack.
 
-    .venv/bin/python scripts/bench_engine.py [--finals 2000] [--connections 20]
+    .venv/bin/python scripts/bench/bench_engine.py [--finals 2000] [--connections 20]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(
-    0, str(Path(__file__).resolve().parent.parent / "custom_components" / "homebuddy_proactive")
+    0, str(Path(__file__).resolve().parents[2] / "custom_components" / "homebuddy_proactive")
 )
 
 from engine.config import EngineConfig

@@ -8,7 +8,7 @@ rule around it. Two loads: 50 sessions of distinct clients talking at once (each
 final when the previous one is stored), and one session alone. CPU is the process's (the event
 loop and the database's thread); each figure is the median of the rounds.
 
-    .venv/bin/python scripts/bench_storage.py [--rounds 5] [--finals 40] [--single 2000]
+    .venv/bin/python scripts/bench/bench_storage.py [--rounds 5] [--finals 40] [--single 2000]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from custom_components.homebuddy_proactive.engine.memory import MemoryEngine  # noqa: E402

@@ -16,7 +16,7 @@ each figure is the median over the rounds; the peer's figure, ours and their rat
   counted (those carrying the header's salts), so a checkpoint that restarts the log is seen;
   the median final's frames times the frame size.
 
-    .venv/bin/python scripts/bench_ingest.py [--rounds 3] [--finals 40] [--single 2000]
+    .venv/bin/python scripts/bench/bench_ingest.py [--rounds 3] [--finals 40] [--single 2000]
 
 The peer runs from its own venv (``.cache/peer-venv`` of this checkout, made on first use
 with the dependencies its ``pyproject.toml`` declares; ``--peer-python`` names another).
@@ -44,13 +44,13 @@ from typing import Any
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fake_ollama import FakeOllama  # noqa: E402
 
 # The peer beside this checkout and its venv in this checkout's ``.cache`` (PEER_DIR / PEER_VENV
-# move them), as scripts/bench_speech.py has them.
+# move them), as scripts/bench/bench_speech.py has them.
 PEER_DIR = Path(os.environ.get("PEER_DIR") or ROOT.parent / "shared" / "peer" / "ProactiveAI")
 PEER_PYTHON = Path(os.environ.get("PEER_VENV") or ROOT / ".cache" / "peer-venv") / "bin" / "python"
 USERNAME, PASSWORD = "bench", "bench-password"

@@ -1,6 +1,7 @@
 """Continuous speech against a server, ours or the peer's: shared by the side-by-side benches.
 
-Not a script of its own: ``scripts/bench_prompts.py`` and ``scripts/bench_model.py`` import it.
+Not a script of its own: ``scripts/bench/bench_prompts.py`` and ``scripts/bench/bench_model.py``
+import it.
 
 * :func:`speech` turns simulator conversations (``simulator-input/*.txt``) into continuous speech:
   every final is preceded by partials growing word by word, the next utterance starts at once.
@@ -32,7 +33,7 @@ from typing import Any, Final
 
 import aiohttp
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 SCRIPTS: Final = ROOT / "scripts"
 PROJECT_PYTHON: Final = ROOT / ".venv" / "bin" / "python"
 # The peer beside this checkout (``../shared/peer/ProactiveAI``) and its venv in this checkout's

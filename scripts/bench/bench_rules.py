@@ -8,7 +8,7 @@ of a shared machine counts less), over fresh texts each round: ``bench_ingest.py
 ``--against REV`` the same runs in a copy of that revision (``git archive``), in interleaved
 rounds (this checkout, REV, this checkout, …); medians and their ratio are printed.
 
-    .venv/bin/python scripts/bench_rules.py [--rounds 5] [--finals 2000] [--against 3e66bca]
+    .venv/bin/python scripts/bench/bench_rules.py [--rounds 5] [--finals 2000] [--against 3e66bca]
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent  # the texts are this checkout's
+HERE = Path(__file__).resolve().parents[2]  # the texts are this checkout's
 ROOT = HERE  # the rules timed: this checkout's, or the copy a child is given
 READS = ("captured", "is_question", "episode_cue", "meaningful", "local_signal")
 
 
 def texts(seed: int, count: int) -> dict[str, list[tuple[str | None, str]]]:
     """The two sets of fresh texts of one round."""
-    sys.path.insert(0, str(HERE / "scripts"))
+    sys.path.insert(0, str(HERE / "scripts" / "bench"))
     import bench_ingest  # the statements the ingest benchmark sends
 
     lines = [
@@ -69,7 +69,12 @@ def measure(seed: int, count: int) -> dict[str, float]:
 
 def run(root: Path, seed: int, count: int) -> dict[str, float]:
     """One round in a fresh interpreter, with ``root`` as the checkout."""
-    command = [sys.executable, str(HERE / "scripts" / "bench_rules.py"), "--child", str(root)]
+    command = [
+        sys.executable,
+        str(HERE / "scripts" / "bench" / "bench_rules.py"),
+        "--child",
+        str(root),
+    ]
     output = subprocess.run(
         [*command, "--seed", str(seed), "--finals", str(count)],
         check=True,

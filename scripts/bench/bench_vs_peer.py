@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """Every side-by-side benchmark against the peer, one after the other, then their tables.
 
-Runs, when present, ``scripts/bench_ingest.py`` (CPU per final, finals/s, ack p99),
-``scripts/bench_prompts.py`` (prompt prefix reuse, uncached characters per call),
-``scripts/bench_pacing.py`` (question-to-card while partials stream, 3 s model) and
-``scripts/bench_model.py`` (a real small model: tokens evaluated per call, time-to-card), each
+Runs, when present, ``scripts/bench/bench_ingest.py`` (CPU per final, finals/s, ack p99),
+``scripts/bench/bench_prompts.py`` (prompt prefix reuse, uncached characters per call),
+``scripts/bench/bench_pacing.py`` (question-to-card while partials stream, 3 s model) and
+``scripts/bench/bench_model.py`` (a real small model: tokens evaluated per call, time-to-card), each
 with its own defaults and the project's Python; each prints both servers' figures and ratios
 and says how it was run. Their output is shown as it comes, and the table rows (lines starting
 with ``|``) are repeated at the end, script by script.
 
-    .venv/bin/python scripts/bench_vs_peer.py                  # everything (tens of minutes)
-    .venv/bin/python scripts/bench_vs_peer.py --only pacing ingest
-    .venv/bin/python scripts/bench_vs_peer.py --skip model     # no real-model build or run
+    .venv/bin/python scripts/bench/bench_vs_peer.py                  # everything (tens of minutes)
+    .venv/bin/python scripts/bench/bench_vs_peer.py --only pacing ingest
+    .venv/bin/python scripts/bench/bench_vs_peer.py --skip model     # no real-model build or run
 
 A benchmark, not a test: exit status 0 when every script that ran exited 0, else 1.
 """
@@ -25,15 +25,15 @@ import time
 from pathlib import Path
 from typing import Final
 
-SCRIPTS_DIR: Final = Path(__file__).resolve().parent
-ROOT: Final = SCRIPTS_DIR.parent
+BENCH_DIR: Final = Path(__file__).resolve().parent
+ROOT: Final = BENCH_DIR.parents[1]
 # In the order they run: the quick ones first.
 BENCHMARKS: Final = ("ingest", "prompts", "pacing", "model")
 
 
 def run_one(name: str) -> tuple[int, list[str]] | None:
-    """Run ``scripts/bench_<name>.py``; its exit status and table rows, or None if absent."""
-    script = SCRIPTS_DIR / f"bench_{name}.py"
+    """Run ``scripts/bench/bench_<name>.py``; its exit status and table rows, or None if absent."""
+    script = BENCH_DIR / f"bench_{name}.py"
     if not script.exists():
         print(f"\n=== {script.name}: not in this tree, skipped ===", flush=True)
         return None

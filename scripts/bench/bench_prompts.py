@@ -2,7 +2,7 @@
 """Prompts and the KV cache, side by side: ours against the peer, on recording fake Ollamas.
 
 Both servers run as processes (ours: ``scripts/serve.py``; the peer: uvicorn in its own venv,
-see ``scripts/bench_speech.py``), each against its own instance of the same fake Ollama
+see ``scripts/bench/bench_speech.py``), each against its own instance of the same fake Ollama
 (``tests/fake_ollama.py``, a real aiohttp server; one model server, one KV-cache slot, per
 server, so a background call one server makes while the other plays is never counted as the
 other's) that answers every chat after ``--model-seconds`` and records each prompt. Each
@@ -23,8 +23,8 @@ keeps the previous call's prompt and reads again only what follows the prefix th
 A prompt is the messages' roles and contents in order (what a chat template lays out).
 Medians of the rounds are printed with the ratios ours/peer. Usage::
 
-    .venv/bin/python scripts/bench_prompts.py                 # every conversation, 2 rounds
-    .venv/bin/python scripts/bench_prompts.py --rounds 1 simulator-input/technical-terms.txt
+    .venv/bin/python scripts/bench/bench_prompts.py                 # every conversation, 2 rounds
+    .venv/bin/python scripts/bench/bench_prompts.py --rounds 1 simulator-input/technical-terms.txt
 
 This is a benchmark, not a test: it exits 0 when it ran, whatever the figures.
 """

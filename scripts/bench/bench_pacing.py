@@ -26,9 +26,9 @@ How it runs (one machine, one fake Ollama, the same conversation for both server
 
 Usage (from the repository root)::
 
-    .venv/bin/python scripts/bench_pacing.py                    # 3 s model, 10 questions, 2 rounds
-    .venv/bin/python scripts/bench_pacing.py --model-seconds 1 --questions 5 --rounds 1
-    .venv/bin/python scripts/bench_pacing.py --no-peer          # ours only
+    .venv/bin/python scripts/bench/bench_pacing.py            # 3 s model, 10 questions, 2 rounds
+    .venv/bin/python scripts/bench/bench_pacing.py --model-seconds 1 --questions 5 --rounds 1
+    .venv/bin/python scripts/bench/bench_pacing.py --no-peer  # ours only
 
 Prints both servers' figures (medians over rounds of p50/p95/max), the ratios and the target
 (ours p95 ≤ model time + 10 %). A benchmark, not a test: exit status 0 when it ran.
@@ -56,12 +56,12 @@ from typing import Any, Final
 
 import aiohttp
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.fake_ollama import FakeOllama, FakeReply, answer_questions  # noqa: E402
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "bench"))
 from bench_speech import card_event, triggering_ack  # noqa: E402
 
 MODEL: Final = "llama3.2:3b"

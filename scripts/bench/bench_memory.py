@@ -25,7 +25,8 @@ term statistics, FTS5/BM25 search, scoring in SQL, preference fill and the acces
 Wall-clock latency depends on what else the machine runs; CPU time (this process, both the event
 loop and aiosqlite's thread) is what one retrieval costs a core.
 
-    .venv/bin/python scripts/bench_memory.py [--sizes 1000 10000 100000] [--queries 500] [--vectors]
+    .venv/bin/python scripts/bench/bench_memory.py [--sizes 1000 10000 100000] [--queries 500] \
+        [--vectors]
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ import orjson
 from aiohttp import web
 
 sys.path.insert(
-    0, str(Path(__file__).resolve().parent.parent / "custom_components" / "homebuddy_proactive")
+    0, str(Path(__file__).resolve().parents[2] / "custom_components" / "homebuddy_proactive")
 )
 
 from engine.llm import OllamaModel

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Benchmark memory quality: what ``MemoryEngine.retrieve`` finds after weeks of conversation.
 
-The dataset (``scripts/data/memory_quality/{en,fr}.json``, format in ``scripts/memory_dataset.py``)
-holds people whose sessions span ten weeks, with the facts a good extraction model would draw
-from each turn and questions about them. For each person the script replays everything in time
-order through a real :class:`MemoryEngine` on a real temporary SQLite file, its clock set to each
-turn's time: every turn goes through ``observe_turn`` (as the WebSocket path records a final;
-Assist turns the same way), each session ends with ``close_episode``, and each question is asked
-through ``MemoryEngine.retrieve`` (top 5) at its ``asked_at`` time, with the memory as it was
-then. Metrics, per language and category:
+The dataset (``scripts/bench/data/memory_quality/{en,fr}.json``, format in
+``tests/memory_dataset.py``) holds people whose sessions span ten weeks, with the facts a good
+extraction model would draw from each turn and questions about them. For each person the script
+replays everything in time order through a real :class:`MemoryEngine` on a real temporary SQLite
+file, its clock set to each turn's time: every turn goes through ``observe_turn`` (as the WebSocket
+path records a final; Assist turns the same way), each session ends with ``close_episode``, and each
+question is asked through ``MemoryEngine.retrieve`` (top 5) at its ``asked_at`` time, with the
+memory as it was then. Metrics, per language and category:
 
 - **recall@5**: of a question's supporting facts, the share among the 5 retrieved memories
   (mean over the questions that have an answer);
@@ -29,7 +29,7 @@ then. Metrics, per language and category:
 
 Learning is the engine's own (``engine/memory/learning.py``, ``learner.py``): the engine is
 given a model, a :class:`tests.fake_ollama.FakeOllama` on 127.0.0.1 answered by
-``scripts/scripted_memory_model.py`` from the dataset (a perfect extraction and decision model,
+``tests/scripted_memory_model.py`` from the dataset (a perfect extraction and decision model,
 so the run is deterministic), and ``learning_turns`` (``--learning-turns``, the product's
 default 8): it extracts facts in batches (every 8 user turns and when an episode closes) and
 decides ADD / UPDATE / SUPERSEDE / NONE against its own similar memories; the script stores
@@ -55,7 +55,7 @@ is no match (``hybrid.MIN_SIMILARITY``, 0.45, set for models whose unrelated sen
 memory is a neighbour and RRF favours whatever BM25 also matched, episode summaries first
 (they quote the person's own first-person words, as the questions are asked).
 
-    .venv/bin/python scripts/bench_memory_quality.py [--languages en fr] [--learning-turns 8]
+    .venv/bin/python scripts/bench/bench_memory_quality.py [--languages en fr] [--learning-turns 8]
         [--retrieval both|bm25|hybrid] [--embed-url URL --embed-model NAME] [--threshold 0.85]
         [--min-similarity COSINE] [--details]
 
@@ -81,7 +81,7 @@ from typing import Any, Final
 
 import ollama
 
-ROOT: Final = Path(__file__).resolve().parent.parent
+ROOT: Final = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "custom_components" / "homebuddy_proactive"))
 
@@ -93,7 +93,8 @@ from engine.memory.learning import SOURCE_LEARNED  # noqa: E402
 from engine.memory.search import query_terms  # noqa: E402
 from engine.storage import ProactiveStore  # noqa: E402
 
-from scripts.memory_dataset import (  # noqa: E402
+from tests.fake_ollama import FakeOllama  # noqa: E402
+from tests.memory_dataset import (  # noqa: E402
     CATEGORIES,
     Client,
     Dataset,
@@ -103,8 +104,7 @@ from scripts.memory_dataset import (  # noqa: E402
     load,
     problems,
 )
-from scripts.scripted_memory_model import ScriptedModel, text_key  # noqa: E402
-from tests.fake_ollama import FakeOllama  # noqa: E402
+from tests.scripted_memory_model import ScriptedModel, text_key  # noqa: E402
 
 TOP_K: Final = 5
 CANDIDATES: Final = 40

@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from scripts.memory_dataset import Dataset, Fact, Turn
 from tests.fake_ollama import FakeReply, last_user_prompt, learning_turns
+from tests.memory_dataset import Dataset, Fact, Turn
 
 ACTION_NONE: Final = "NONE"
 ACTION_ADD: Final = "ADD"
