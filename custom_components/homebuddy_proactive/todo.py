@@ -10,6 +10,8 @@ with a due time becomes a timed reminder; without one, a reminder memory of the 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from datetime import datetime
 
 from homeassistant.components.todo import TodoItem, TodoListEntity
@@ -66,6 +68,8 @@ class HomeBuddyReminderList(HomeBuddyEntity, TodoListEntity):
         | TodoListEntityFeature.SET_DUE_DATETIME_ON_ITEM
     )
 
+    _refreshing: asyncio.Task[None] | None = None
+
     async def async_added_to_hass(self) -> None:
         """Read the items now and whenever a timed reminder changes."""
         await super().async_added_to_hass()
@@ -82,9 +86,21 @@ class HomeBuddyReminderList(HomeBuddyEntity, TodoListEntity):
         """Read the items again (polled)."""
         await self._async_refresh()
 
+    async def async_will_remove_from_hass(self) -> None:
+        """Stop a refresh in flight: the entry's database closes after its entities go."""
+        if self._refreshing is not None:
+            self._refreshing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._refreshing
+        await super().async_will_remove_from_hass()
+
     @callback
     def _changed(self) -> None:
-        self.hass.async_create_task(self._async_refresh_and_write(), "homebuddy reminders")
+        if self._refreshing is not None and not self._refreshing.done():
+            self._refreshing.cancel()  # the newer refresh reads everything again
+        self._refreshing = self.hass.async_create_task(
+            self._async_refresh_and_write(), "homebuddy reminders"
+        )
 
     async def _async_refresh_and_write(self) -> None:
         await self._async_refresh()
