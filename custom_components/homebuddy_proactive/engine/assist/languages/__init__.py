@@ -1,0 +1,53 @@
+"""Every language Assist speaks, one folder each: ``languages/<code>/``.
+
+A language's folder holds everything Assist knows of it, one module per part:
+
+- ``phrases.py``: ``PHRASEBOOK``, what Assist says (:class:`~.phrasebook.Phrasebook`);
+- ``words.py``: ``VOCABULARY``, the words it listens for (:class:`~.vocabulary.Vocabulary`);
+- ``alarms.py``: how alarms and spoken times are asked for;
+- ``reminders.py``: how timed reminders are asked for;
+- ``memory.py``: "remember that …" and "what do you know about …", and the speaker's words
+  said back to them;
+- ``feelings.py``: a fall, pain, loneliness, fear, sadness said out loud.
+
+:data:`REQUIRED` names the attributes of each part; every code the registry
+(``text/languages.py``) marks ``assist=True`` has a folder with all of them (a test checks it).
+The matchers (``alarms/``, ``memory_phrases.py``, ``affect.py`` …) read the parts through
+:func:`part` and :func:`either`, so no code outside these folders names a language.
+Regular-expression fragments are written in natural spelling and matched against folded text;
+:func:`either` joins the fragments of every language into one alternation.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any, Final
+
+from ...text.languages import ASSIST_LANGUAGES
+
+# Part (module of a language folder) → the attributes every language defines in it.
+REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
+    "phrases": ("PHRASEBOOK",),
+    "words": ("VOCABULARY",),
+}
+
+
+def part(name: str) -> dict[str, ModuleType]:
+    """The module ``name`` of every Assist language, by code, in the registry's order."""
+    return {code: importlib.import_module(f"{__name__}.{code}.{name}") for code in ASSIST_LANGUAGES}
+
+
+def each(name: str, attribute: str) -> dict[str, Any]:
+    """The attribute ``attribute`` of part ``name`` of every Assist language, by code."""
+    return {code: getattr(module, attribute) for code, module in part(name).items()}
+
+
+def either(name: str, attribute: str) -> str:
+    """One alternation of the regular-expression fragments ``attribute`` of every language
+    (those a language leaves empty are skipped)."""
+    return "|".join(fragment for fragment in each(name, attribute).values() if fragment)
+
+
+__all__ = ["ASSIST_LANGUAGES", "REQUIRED", "each", "either", "part"]
