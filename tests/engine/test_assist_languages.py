@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from custom_components.homebuddy_proactive.engine.assist import languages
+from custom_components.homebuddy_proactive.engine.assist.affect import AFFECT_KINDS
 from custom_components.homebuddy_proactive.engine.text.languages import ASSIST_LANGUAGES
 
 FOLDER = Path(languages.__file__).parent
@@ -53,3 +54,8 @@ def test_every_language_says_every_sentence() -> None:
     keys = {key for book in books.values() for key in book.sentences}
     for code, book in books.items():
         assert set(book.sentences) == keys, code
+
+
+def test_every_language_hears_every_feeling() -> None:
+    for code, feelings in languages.each("feelings", "FEELINGS").items():
+        assert set(feelings) == set(AFFECT_KINDS), code

@@ -31,6 +31,7 @@ from ...text.languages import ASSIST_LANGUAGES
 REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
     "phrases": ("PHRASEBOOK",),
     "words": ("VOCABULARY",),
+    "feelings": ("FEELINGS",),
 }
 
 
