@@ -32,6 +32,23 @@ REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
     "phrases": ("PHRASEBOOK",),
     "words": ("VOCABULARY",),
     "feelings": ("FEELINGS",),
+    "memory": (
+        "FILLERS",
+        "SAVE_ASKING",
+        "SAVE_VERBS",
+        "SAVE_AFTER_VERB",
+        "SAVE_FOR_ME",
+        "SAVE_THAT",
+        "RECALL",
+        "NOT_SUBJECT_ARTICLES",
+        "NOT_SUBJECT",
+        "PLEASE",
+        "SAID_BACK",
+    ),
+}
+# Attributes a language may leave out (a fragment it has no words for: ""), by part.
+OPTIONAL: Final[Mapping[str, tuple[str, ...]]] = {
+    "memory": ("SAVE_ASKING_LEAD", "SAVE_ASKING_AFTER"),
 }
 
 
@@ -41,7 +58,10 @@ def part(name: str) -> dict[str, ModuleType]:
 
 
 def each(name: str, attribute: str) -> dict[str, Any]:
-    """The attribute ``attribute`` of part ``name`` of every Assist language, by code."""
+    """The attribute ``attribute`` of part ``name`` of every Assist language, by code (an
+    :data:`OPTIONAL` one a language leaves out is "")."""
+    if attribute in OPTIONAL.get(name, ()):
+        return {code: getattr(module, attribute, "") for code, module in part(name).items()}
     return {code: getattr(module, attribute) for code, module in part(name).items()}
 
 
@@ -51,4 +71,4 @@ def either(name: str, attribute: str) -> str:
     return "|".join(fragment for fragment in each(name, attribute).values() if fragment)
 
 
-__all__ = ["ASSIST_LANGUAGES", "REQUIRED", "each", "either", "part"]
+__all__ = ["ASSIST_LANGUAGES", "OPTIONAL", "REQUIRED", "each", "either", "part"]
