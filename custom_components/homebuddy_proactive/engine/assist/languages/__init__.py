@@ -45,10 +45,23 @@ REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
         "PLEASE",
         "SAID_BACK",
     ),
+    "reminders": (
+        "FILLERS",
+        "ASKING",
+        "REMIND_ME",
+        "LINK_WORDS",
+        "TIME_LINK",
+        "DAILY",
+        "EVERY",
+        "PERIODS",
+        "DAYS",
+        "TRAILING",
+    ),
 }
 # Attributes a language may leave out (a fragment it has no words for: ""), by part.
 OPTIONAL: Final[Mapping[str, tuple[str, ...]]] = {
     "memory": ("SAVE_ASKING_LEAD", "SAVE_ASKING_AFTER"),
+    "reminders": ("ASKING_LEAD", "LINK_ELIDED"),
 }
 
 
