@@ -45,6 +45,25 @@ REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
         "PLEASE",
         "SAID_BACK",
     ),
+    "alarms": (
+        "NOUN",
+        "SECURITY",
+        "STATEMENT",
+        "STATEMENT_ADVERBS",
+        "NEGATED",
+        "CANCEL_VERBS",
+        "NO_NEED",
+        "LIST",
+        "SET_VERB",
+        "NOUN_LEAD",
+        "RANG",
+        "GET_UP_WANT",
+        "GET_UP",
+        "ALL",
+        "LABEL_MARK",
+        "LABEL_SKIP",
+        "LABEL_END",
+    ),
     "reminders": (
         "FILLERS",
         "ASKING",
@@ -62,6 +81,14 @@ REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
 OPTIONAL: Final[Mapping[str, tuple[str, ...]]] = {
     "memory": ("SAVE_ASKING_LEAD", "SAVE_ASKING_AFTER"),
     "reminders": ("ASKING_LEAD", "LINK_ELIDED"),
+    "alarms": (
+        "POSSESSIVES",
+        "BEFORE_RELATIVE",
+        "ENDEARMENTS",
+        "CANCEL_AROUND",
+        "NO_NEED_OF",
+        "NOUN_LEAD_ELIDED",
+    ),
 }
 
 
