@@ -1,5 +1,5 @@
 """Feelings said out loud that a caregiver may want to know about: a fall, pain, loneliness,
-fear, sadness (French, English and Greek)."""
+fear, sadness, in every Assist language (``languages/<code>/feelings.py``)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..text.normalize import compile_folded, fold
+from .languages import each
 from .phrases import spoken_language
 
 AFFECT_LONELINESS: Final = "loneliness"
@@ -28,88 +29,25 @@ class AffectSignal:
     language: str
 
 
-_AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], ...]] = (
+# How strong each kind is, what it feels like, and how its fragments are framed; the kind's
+# fragments in every language (``languages/<code>/feelings.py``) are one alternation. Checked
+# in this order: a fall first, then pain …
+_KINDS: Final[tuple[tuple[str, float, tuple[str, ...], str], ...]] = (
+    (AFFECT_FALL, -0.9, ("fear", "pain"), r"\b(?:{})\b"),
+    (AFFECT_PAIN, -0.7, ("pain",), r"(?:{})"),
+    (AFFECT_LONELINESS, -0.6, ("loneliness", "sadness"), r"\b(?:{})\b"),
+    (AFFECT_FEAR, -0.7, ("fear",), r"\b(?:{})\b"),
+    (AFFECT_SADNESS, -0.5, ("sadness",), r"\b(?:{})\b"),
+)
+_FEELINGS: Final = each("feelings", "FEELINGS")
+_AFFECT_RULES: Final[tuple[tuple[str, float, tuple[str, ...], re.Pattern[str]], ...]] = tuple(
     (
-        AFFECT_FALL,
-        -0.9,
-        ("fear", "pain"),
-        compile_folded(
-            r"\b(?:je suis tombee?(?! sur (?:une?|des|quelqu'un|quelque)\b| (?:amoureuse?|malade|"
-            r"d'accord|en panne|des nues)\b)|je me suis cassee? la figure|je ne peux (?:pas|plus) "
-            r"me relever|j'ai fait une (?:mauvaise )?chute|"
-            r"i(?:'ve| have)? fell(?! (?:asleep|in love|for|behind|ill|silent)\b)|"
-            r"i(?:'ve| have) fallen(?! (?:asleep|in love|for|behind|ill|silent)\b)|"
-            r"i (?:slipped|tripped)(?: (?:and|over))?|and fell (?:down|over|in|on)|"
-            r"i can'?t get up|i had a (?:bad )?fall|"
-            r"(?<!δεν )επεσα|δεν μπορω να σηκωθω)\b"
-        ),
-    ),
-    (
-        AFFECT_PAIN,
-        -0.7,
-        ("pain",),
-        compile_folded(
-            r"(?:\bj'ai (?:tres |si |tellement |vraiment )?mal "
-            r"(?:au|a la|a l'|aux|a|partout|dans)\b|"
-            r"\bj'ai (?:tres |si |tellement )?mal\s*(?:$|[.!,])|\bje souffre\b|"
-            r"\b(?:me|m') (?:fait|font) (?:tres |si |tellement |vraiment )?(?:mal|souffrir)\b|"
-            r"\bj'ai (?:une |des )?(?:douleurs?|migraines?)\b|"
-            r"\bi(?:'m| am) in pain\b|\bit hurts\b|\bi hurt\b|\bmy \w+ hurts?\b|"
-            r"\bi(?: have|'ve got| got)? (?:a |bad |terrible |an awful )?"
-            r"(?:pain|headache|backache|stomach ?ache|toothache|migraine)\b|"
-            r"\bmy \w+ (?:is|are) killing me\b|\bi(?:'m| am) hurting\b|"
-            r"(?<!δεν )\bποναω\b|(?<!δεν )(?<!δεν με )\b(?:με )?πονα(?:ει|νε)\b|"
-            r"\bεχω (?:πονο|πονους|πονοκεφαλο)\b)"
-        ),
-    ),
-    (
-        AFFECT_LONELINESS,
-        -0.6,
-        ("loneliness", "sadness"),
-        compile_folded(
-            r"\b(?:je me sens (?:un peu |bien |si |tres |tellement |vraiment |assez )?"
-            r"(?:seule?|isolee?|abandonnee?)|"
-            r"je suis (?:tout |toute |bien |si |tres |tellement )?seule?"
-            r"(?! a \w+(?:er|ir|re|oir)\b)(?! a savoir)|"
-            r"personne ne (?:vient|m'appelle|me rend visite)|"
-            r"i(?:'m| am|'ve been| have been)? (?:feel(?:ing)? |am |'m )?"
-            r"(?:a bit |a little |so |very |really |all |quite |terribly )?"
-            r"(?:lonely|alone|isolated)|nobody (?:ever )?(?:visits|calls|comes)|"
-            r"(?<!δεν )νιωθω (?:πολυ |τοσο )?(?:μοναξια|μονος|μονη|μοναχος|μοναχη)|"
-            r"(?<!δεν )ειμαι (?:πολυ |τοσο )?(?:μονος|μονη|ολομοναχος|ολομοναχη)|"
-            r"κανεις δεν (?:ερχεται|με παιρνει))\b"
-        ),
-    ),
-    (
-        AFFECT_FEAR,
-        -0.7,
-        ("fear",),
-        compile_folded(
-            r"\b(?:j'ai (?:tres |si |un peu )?peur|je suis (?:tres |si )?(?:inquiete?|angoissee?|"
-            r"effrayee?|terrifiee?)|ca m'angoisse|"
-            r"i(?:'m| am) (?:so |very |a bit )?(?:scared|frightened|terrified|worried)|"
-            r"i(?:'m| am) (?:so |very |a bit )?afraid"
-            r"(?! (?:i|not|so|we|you|it|he|she|they|there|this|that's)\b)|"
-            r"(?<!δεν )φοβαμαι|(?<!δεν )ανησυχω)\b"
-        ),
-    ),
-    (
-        AFFECT_SADNESS,
-        -0.5,
-        ("sadness",),
-        compile_folded(
-            r"\b(?:je suis (?:tres |si |un peu )?(?:triste|deprimee?)|"
-            r"je me sens (?:tres |si |un peu )?(?:triste|deprimee?)|je deprime|"
-            r"j'ai (?:un peu |vraiment |encore |souvent )?le cafard|"
-            r"j'ai le moral (?:a zero|dans les chaussettes)|"
-            r"(?:je n'ai|j'ai|j'ai plus|je n'ai plus) "
-            r"(?:pas |plus )?le moral|"
-            r"i(?: feel| am|'m|'ve been| have been)(?: feeling)? (?:so |very |a bit |really )?"
-            r"(?:sad|down|depressed|miserable|blue|low)|"
-            r"(?<!δεν )ειμαι (?:πολυ )?(?:λυπημενος|λυπημενη|στενοχωρημενος|στενοχωρημενη)|"
-            r"νιωθω (?:λυπη|θλιψη)|(?<!δεν )στενοχωριεμαι)\b"
-        ),
-    ),
+        kind,
+        sentiment,
+        emotions,
+        compile_folded(frame.format("|".join(f[kind] for f in _FEELINGS.values() if f.get(kind)))),
+    )
+    for kind, sentiment, emotions, frame in _KINDS
 )
 
 

@@ -3,8 +3,9 @@
 A reminder request names what to remember and, perhaps, when: an hour ("à 20 heures", "at 8
 pm", "στις 8"), a delay ("dans 10 minutes"), a day ("demain à 9 h", "lundi à 14 h"), a part of a
 day alone ("demain matin": :data:`DEFAULT_HOURS`), and a repetition ("tous les jours à 8 h",
-"every day at 8", "chaque lundi"). Without a time it is a memory, as before. Everything here is
-read by code, in French, English and Greek; the ringing is the host's.
+"every day at 8", "chaque lundi"). Without a time it is a memory. Everything here is read by
+code, with each language's phrasings from ``languages/<code>/reminders.py``; the ringing is the
+host's.
 """
 
 from __future__ import annotations
@@ -16,58 +17,43 @@ from datetime import datetime
 from typing import Final
 
 from ...text.normalize import compile_folded, fold
+from ..languages import each, either
 from ..matching import alternation, flatten
 from ..phrases import say
 from ..words import WEEKDAYS
 from .model import MAX_REMINDER_CHARACTERS, REPEAT_DAILY, REPEAT_WEEKLY, AlarmTime
 from .parse import parse_alarm_time, starts_with_time
 
+# A part of the day said alone (folded words, every language) → the part it is.
+_PERIODS: Final = {
+    word: period
+    for periods in each("reminders", "PERIODS").values()
+    for word, period in periods.items()
+}
+_PERIOD_WORDS: Final = "|".join(word.replace(" ", r"\s+") for word in _PERIODS)
 # "Rappelle-moi de …", "remind me to …", "θύμισέ μου να …": what follows is the reminder.
 _REQUEST_RE: Final = compile_folded(
-    r"^(?:(?:euh|heu|hum|alors|bon|ben|uh|um|so|well|ok|okay|λοιπον|ε)\s+)*"
-    r"(?:(?:est\s+ce\s+que\s+)?(?:tu\s+peux|peux\s+tu|pourrais\s+tu|vous\s+pouvez|"
-    r"pouvez\s+vous|can\s+you|could\s+you|please|s'il\s+te\s+plait|μπορεις\s+να)\s+)?"
-    r"(?:rappelle\s+moi|rappelez\s+moi|me\s+rappeler|fais\s+moi\s+penser|faites\s+moi\s+penser|"
-    r"remind\s+me|θυμισε\s+μου|θυμησε\s+μου|να\s+μου\s+θυμισεις)"
-    r"(?:\s+(?:(?:de|que|a|to|that|about|of|να|οτι|για)(?=\s)|d'|qu'))?\s*(?P<rest>.+)$"
+    rf"^(?:(?:{either('reminders', 'FILLERS')})\s+)*"
+    rf"(?:(?:{either('reminders', 'ASKING_LEAD')})?(?:{either('reminders', 'ASKING')})\s+)?"
+    rf"(?:{either('reminders', 'REMIND_ME')})"
+    rf"(?:\s+(?:(?:{either('reminders', 'LINK_WORDS')})(?=\s)|"
+    rf"{either('reminders', 'LINK_ELIDED')}))?"
+    r"\s*(?P<rest>.+)$"
 )
 # Repetition: every day; every given weekday.
-_DAILY_RE: Final = compile_folded(
-    r"\b(?:tous\s+les\s+jours|chaque\s+jour|quotidiennement|every\s+day|each\s+day|daily|"
-    r"every\s+morning|every\s+evening|tous\s+les\s+matins|tous\s+les\s+soirs|chaque\s+matin|"
-    r"chaque\s+soir|καθε\s+μερα|καθημερινα|καθε\s+πρωι|καθε\s+βραδυ)\b"
-)
+_DAILY_RE: Final = compile_folded(rf"\b(?:{either('reminders', 'DAILY')})\b")
 _WEEKLY_RE: Final = compile_folded(
-    rf"\b(?:chaque|tous\s+les|every|each|on|καθε)\s+(?P<day>{alternation(WEEKDAYS)})s?\b"
+    rf"\b(?:{either('reminders', 'EVERY')})\s+(?P<day>{alternation(WEEKDAYS)})s?\b"
 )
-_PERIOD_RE: Final = compile_folded(
-    r"\b(?P<period>matin|morning|πρωι|apres\s+midi|afternoon|απογευμα|soir|evening|tonight|"
-    r"βραδυ|αποψε)\b"
-)
-_DAY_RE: Final = compile_folded(
-    rf"\b(?:demain|tomorrow|αυριο|aujourd'hui|today|σημερα|{alternation(WEEKDAYS)})\b"
-)
+_PERIOD_RE: Final = compile_folded(rf"\b(?P<period>{_PERIOD_WORDS})\b")
+_DAY_RE: Final = compile_folded(rf"\b(?:{either('reminders', 'DAYS')}|{alternation(WEEKDAYS)})\b")
 # The hour a reminder rings when only a part of the day is said ("demain matin").
 DEFAULT_HOURS: Final = {"morning": 9, "afternoon": 15, "evening": 19}
-_PERIODS: Final = {
-    "matin": "morning",
-    "morning": "morning",
-    "πρωι": "morning",
-    "apres midi": "afternoon",
-    "afternoon": "afternoon",
-    "απογευμα": "afternoon",
-    "soir": "evening",
-    "evening": "evening",
-    "tonight": "evening",
-    "βραδυ": "evening",
-    "αποψε": "evening",
-}
 # What joins a time said first to what to remember ("… à 14 h d'aller", "… to check").
-_LINK_RE: Final = compile_folded(r"(?:^|(?<=\s))(?:de\s+|d'|to\s+|να\s+|que\s+|qu')")
+_LINK_RE: Final = compile_folded(rf"(?:^|(?<=\s))(?:{either('reminders', 'TIME_LINK')})")
 # Words left over between what to remember and its time ("…, s'il te plaît").
 _TRAILING_RE: Final = compile_folded(
-    r"[\s,;:.!?]*(?:s'il\s+te\s+plait|s'il\s+vous\s+plait|please|παρακαλω|merci|thanks)?"
-    r"[\s,;:.!?]*$"
+    rf"[\s,;:.!?]*(?:{either('reminders', 'TRAILING')})?[\s,;:.!?]*$"
 )
 
 

@@ -1,26 +1,23 @@
-"""What Assist says, one phrasebook per language (``fr.py``, ``en.py``, ``el.py``).
+"""What Assist says: the phrasebook of each language (``languages/<code>/phrases.py``).
 
 Every spoken sentence of the deterministic handlers comes from :data:`PHRASES`, so a missing
 translation is a test failure rather than an English sentence read to a French speaker. The
 sentences are short and plain: they are read aloud by a TTS engine to an older person. A
-language without a phrasebook is answered in English. Adding a language: a module next to
-``fr.py`` with its :class:`Phrasebook`, named after its code, and ``assist=True`` in
-``text/languages.py``.
+language without a phrasebook is answered in English. Adding a language: see
+``languages/__init__.py``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 from ...text.languages import ASSIST_FALLBACK, ASSIST_LANGUAGES
-from .book import Phrasebook
+from ..languages import each
+from ..languages.phrasebook import Phrasebook
 
-# One phrasebook module per language the registry says Assist speaks (``fr.py`` for "fr").
-PHRASEBOOKS: Final[Mapping[str, Phrasebook]] = {
-    code: importlib.import_module(f"{__name__}.{code}").PHRASEBOOK for code in ASSIST_LANGUAGES
-}
+# The phrasebook of every language the registry says Assist speaks, by code.
+PHRASEBOOKS: Final[Mapping[str, Phrasebook]] = each("phrases", "PHRASEBOOK")
 SPOKEN_LANGUAGES: Final = ASSIST_LANGUAGES
 FALLBACK_LANGUAGE: Final = ASSIST_FALLBACK
 

@@ -1,22 +1,19 @@
-"""The words Assist listens for, one module per language, merged and folded here.
-
-Adding a language: a module next to ``fr.py`` with its :class:`Vocabulary`, named after its
-code; every language the registry (``text/languages.py``) says Assist speaks has one.
+"""The words Assist listens for, in every language (``languages/<code>/words.py``), merged and
+folded here.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from ...text.languages import ASSIST_LANGUAGES
 from ...text.normalize import fold, folded_set
-from .vocabulary import Vocabulary
+from ..languages import each
+from ..languages.vocabulary import Vocabulary
 
-VOCABULARIES: Final[tuple[Vocabulary, ...]] = tuple(
-    importlib.import_module(f"{__name__}.{code}").VOCABULARY for code in ASSIST_LANGUAGES
-)
+# The vocabulary of every language the registry says Assist speaks, by code.
+VOCABULARY_BY_LANGUAGE: Final[Mapping[str, Vocabulary]] = each("words", "VOCABULARY")
+VOCABULARIES: Final[tuple[Vocabulary, ...]] = tuple(VOCABULARY_BY_LANGUAGE.values())
 
 
 def _numbers(tables: Iterable[Mapping[str, int]]) -> Mapping[str, int]:
@@ -71,6 +68,7 @@ __all__ = [
     "STOP_PHRASES",
     "UNSURE_PHRASES",
     "VOCABULARIES",
+    "VOCABULARY_BY_LANGUAGE",
     "WEEKDAYS",
     "YES",
     "YES_DESPITE_NO",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .book import Phrasebook
+from ..phrasebook import Phrasebook
 
 
 def spoken_time(hour: int, minute: int) -> str:

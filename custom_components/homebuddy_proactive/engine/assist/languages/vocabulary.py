@@ -1,4 +1,4 @@
-"""The shape of one language's words that Assist listens for (``fr.py``, ``en.py``, ``el.py``)."""
+"""The shape of one language's words that Assist listens for (``languages/<code>/words.py``)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,10 @@ class Vocabulary:
     # in the others' ("le", "est", "quelle"; "the", "what", "is"). A word written the same in
     # two Assist languages ("on", "me") belongs to neither.
     function_words: frozenset[str] = frozenset()
+    # Letters only this language is written in, among the Assist languages (a character class,
+    # "[\u0370-\u03ff]" for Greek): a request that has one is in this language. Empty for a
+    # language written in letters another Assist language shares.
+    script: str = ""
 
 
 def word_set(text: str) -> frozenset[str]:

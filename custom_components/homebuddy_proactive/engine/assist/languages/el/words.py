@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .vocabulary import Vocabulary, word_set
+from ..vocabulary import Vocabulary, word_set
 
 VOCABULARY: Final = Vocabulary(
     number_units={
@@ -158,4 +158,5 @@ VOCABULARY: Final = Vocabulary(
         πώς γιατί είναι είμαι μου σου μας σας αυτό ένα μια άναψε σβήσε πες ξύπνα θύμισέ
         """
     ),
+    script=r"[\u0370-\u03ff\u1f00-\u1fff]",
 )

@@ -1,4 +1,4 @@
-"""The shape of one language's phrasebook (see ``fr.py``, ``en.py``, ``el.py``)."""
+"""The shape of one language's phrasebook (``languages/<code>/phrases.py``)."""
 
 from __future__ import annotations
 

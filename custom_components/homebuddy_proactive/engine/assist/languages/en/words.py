@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .vocabulary import Vocabulary, word_set
+from ..vocabulary import Vocabulary, word_set
 
 VOCABULARY: Final = Vocabulary(
     number_units={

@@ -1,0 +1,1 @@
+"""French, as Assist hears and speaks it: one module per part (see ``languages/__init__.py``)."""
