@@ -6,7 +6,8 @@ From the bottom up: ``const``, then ``config``, then ``llm`` (the modules direct
 side (neither imports the other), and ``standalone`` on top. The imports are read from the
 source with :mod:`ast`, everywhere in a module: an import inside a function is imported when it
 runs, so it counts. Relative imports are resolved against the module's package; a registry that
-loads one module per language by name (``import_module(f"{__name__}.{code}")``) imports each of
+loads one module per language by name (``import_module(f"{__name__}.{code}")``, or a part of
+each language's folder, ``f"{__name__}.{code}.{part}"``) imports each of
 its language modules. An import under ``if TYPE_CHECKING:`` names a type only, and never runs:
 it is held to the room order, not counted in cycles.
 """
@@ -129,6 +130,22 @@ def _dynamic_targets(module: str, node: ast.Call) -> list[str] | None:
         and _is_package(module)
     ):
         return [f"{module}.{name}" for name in sorted(LANGUAGE_MODULES)]
+    if (
+        isinstance(first, ast.JoinedStr)
+        and len(first.values) == 5  # {__name__}, ".", {code}, ".", {part}
+        and isinstance(first.values[0], ast.FormattedValue)
+        and isinstance(first.values[0].value, ast.Name)
+        and first.values[0].value.id == "__name__"
+        and _is_package(module)
+    ):
+        # A language folder's part by name: every such part of every language's folder.
+        return [
+            name
+            for name in sorted(MODULES)
+            if name.startswith(f"{module}.")
+            and len(parts := name.removeprefix(f"{module}.").split(".")) == 2
+            and parts[0] in LANGUAGE_MODULES
+        ]
     raise AssertionError(
         f"{_path(module)}:{node.lineno}: a dynamic import this test cannot resolve; "
         "name the module literally, or teach the test how to read it"
