@@ -35,7 +35,8 @@ from .const import (
 from .engine.config import ConfigError, EngineConfig, without_userinfo
 from .engine.llm import ModelUnavailableError, OllamaModel
 from .engine.memory import MAINTENANCE_INTERVAL
-from .engine.proactive.engine import Insight, ProactiveEngine
+from .engine.proactive.cards import Insight
+from .engine.proactive.engine import ProactiveEngine
 from .engine.proactive.prompt import model_context_tokens
 from .engine.storage import ProactiveStore, SessionSummaryRecord, StoreError
 from .engine.text import warm_up

@@ -7,7 +7,7 @@ from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .engine.const import INTENTS
-from .engine.proactive.engine import Insight
+from .engine.proactive.cards import Insight
 from .entity import HomeBuddyEntity
 from .models import HomeBuddyConfigEntry
 

@@ -11,7 +11,8 @@ from homeassistant.config_entries import ConfigEntry
 
 from .assist_agent import HomeBuddyAssistant
 from .engine.llm import OllamaModel
-from .engine.proactive.engine import Insight, ProactiveEngine
+from .engine.proactive.cards import Insight
+from .engine.proactive.engine import ProactiveEngine
 from .engine.storage import ProactiveStore
 
 type HomeBuddyConfigEntry = ConfigEntry[HomeBuddyRuntimeData]

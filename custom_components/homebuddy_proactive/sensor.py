@@ -28,7 +28,7 @@ from homeassistant.helpers.event import async_track_time_change
 from homeassistant.helpers.typing import StateType
 from homeassistant.util import dt as dt_util
 
-from .engine.proactive.engine import Insight
+from .engine.proactive.cards import Insight
 from .entity import HomeBuddyEntity, HomeBuddyStatusEntity
 from .models import HomeBuddyConfigEntry, HomeBuddyRuntimeData
 

@@ -13,10 +13,8 @@ import pytest
 
 from custom_components.homebuddy_proactive.engine.config import EngineConfig
 from custom_components.homebuddy_proactive.engine.llm import OllamaModel
-from custom_components.homebuddy_proactive.engine.proactive.engine import (
-    Connection,
-    ProactiveEngine,
-)
+from custom_components.homebuddy_proactive.engine.proactive.connection import Connection
+from custom_components.homebuddy_proactive.engine.proactive.engine import ProactiveEngine
 from custom_components.homebuddy_proactive.engine.proactive.prompt import model_context_tokens
 from custom_components.homebuddy_proactive.engine.storage import ProactiveStore
 from tests.fake_ollama import FakeOllama

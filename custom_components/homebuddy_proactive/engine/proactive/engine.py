@@ -1,8 +1,10 @@
-"""The proactive engine: sessions, the per-socket lanes, and the way a transcript travels.
+"""The proactive engine: sessions, their sockets, and the way a transcript travels.
 
-transport → :meth:`Connection.handle_text` (protocol) → session buffer and store → detector
-(local rules, then the model when the mode says so) → card → sinks (the socket's insight frame
-and every registered listener). The engine knows no transport and imports no host.
+transport → :meth:`Connection.handle_text` (protocol) → the final or the partial lane (session
+buffer and store, local rules, then the model when the mode says so) → card → the card sink
+(the socket's insight frame and every registered listener). The engine owns the sessions and
+the open connections; a connection sees it only as a ``ConnectionHost``. The engine knows no
+transport and imports no host.
 """
 
 from __future__ import annotations
@@ -10,10 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -21,17 +21,17 @@ from ..config import EngineConfig
 from ..const import DETECTOR_HEURISTIC
 from ..llm import OllamaModel, SharedPrefix
 from ..memory import MemoryEngine, weights_from_config
-from ..storage import InsightRecord, ProactiveStore, SessionSummaryRecord, WaitingCard
+from ..storage import ProactiveStore, SessionSummaryRecord, WaitingCard
 from ..text.cards import shape_card
-from .connection import DEDUPE_HORIZON, Connection, Send
+from .cards import Card, CardSink, Insight, Send
+from .connection import CloseSocket, Connection
 from .detector import ProactiveDetector
+from .final_routing import DEDUPE_HORIZON
+from .host import ScheduleReminder
 from .prompt import prefix_messages
 from .scheduled import GRACE
-from .session import (
-    RecentCard,
-    SessionState,
-    Utterance,
-)
+from .session import RecentCard, SessionState, Utterance
+from .stats import EngineStats
 
 LOGGER = logging.getLogger(__name__)
 
@@ -39,8 +39,6 @@ MAX_SESSIONS: Final = 1000
 # A session ends when its last socket closed this long ago and none came back (glasses
 # reconnect within seconds): its open episode is then closed and summarised.
 SESSION_END_SECONDS: Final = 120.0
-# (client id, the utterance, its language) → the card confirming when it will come back.
-type ScheduleReminder = Callable[[str, str, str], Awaitable[str | None]]
 # A reminder that comes due is a card the glasses did not ask for.
 SCHEDULED_INTENT: Final = "reminder"
 SCHEDULED_SOURCE: Final = "scheduled"
@@ -49,81 +47,6 @@ SCHEDULED_SOURCE: Final = "scheduled"
 def utcnow() -> datetime:
     """The default wall clock."""
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Insight:
-    """A card sent to the glasses."""
-
-    insight_id: str
-    event_id: str | None
-    source: str
-    text: str
-    intent: str
-    confidence: float
-    created_at: datetime
-    client_id: str
-    session_id: str
-    language: str
-    memory_ids: tuple[int, ...] = ()
-
-    @classmethod
-    def from_record(cls, record: InsightRecord) -> Insight:
-        """The card as it was stored (e.g. read back after a restart)."""
-        return cls(
-            insight_id=record.insight_id,
-            event_id=record.event_id,
-            source=record.source,
-            text=record.text,
-            intent=record.intent,
-            confidence=record.confidence,
-            created_at=record.created_at,
-            client_id=record.client_id,
-            session_id=record.session_id,
-            language=record.language or "",
-            memory_ids=record.memory_ids,
-        )
-
-    def record(self) -> InsightRecord:
-        """The row the store keeps of this card."""
-        return InsightRecord(
-            insight_id=self.insight_id,
-            client_id=self.client_id,
-            session_id=self.session_id,
-            event_id=self.event_id,
-            source=self.source,
-            text=self.text,
-            intent=self.intent,
-            confidence=self.confidence,
-            created_at=self.created_at,
-            language=self.language,
-            memory_ids=self.memory_ids,
-        )
-
-    def frame(self) -> dict[str, Any]:
-        """The wire ``insight`` frame."""
-        return {
-            "type": "insight",
-            "insight_id": self.insight_id,
-            "event_id": self.event_id,
-            "source": self.source,
-            "text": self.text,
-            "intent": self.intent,
-            "confidence": round(self.confidence, 3),
-            "created_at": self.created_at.isoformat(),
-        }
-
-
-@dataclass
-class EngineStats:
-    """Counters for diagnostics and sensors (no personal data)."""
-
-    finals: int = 0
-    partials: int = 0
-    insights: int = 0
-    model_evaluations: int = 0
-    protocol_errors: int = 0
-    open_connections: int = 0
 
 
 class ProactiveEngine:
@@ -162,10 +85,10 @@ class ProactiveEngine:
         self.detector = ProactiveDetector(config, model)
         model.on_status_change = self._notify_state
         self.stats = EngineStats()
+        self.cards = CardSink(store, clock, self.stats)
         self._sessions: OrderedDict[str, SessionState] = OrderedDict()
         self._session_locks: dict[str, asyncio.Lock] = {}
         self._connections: set[Connection] = set()
-        self._insight_listeners: list[Callable[[Insight], None]] = []
         self._state_listeners: list[Callable[[], None]] = []
         # The clients with reminder cards waiting in the store (None: not read yet), so a
         # socket that opens asks the store only when something waits for it.
@@ -180,8 +103,7 @@ class ProactiveEngine:
 
     def add_insight_listener(self, listener: Callable[[Insight], None]) -> Callable[[], None]:
         """Call ``listener`` with every insight; returns a function that removes it."""
-        self._insight_listeners.append(listener)
-        return lambda: self._insight_listeners.remove(listener)
+        return self.cards.add_listener(listener)
 
     def add_state_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call ``listener`` when connections or model status change."""
@@ -308,7 +230,7 @@ class ProactiveEngine:
         client_id: str,
         session_id: str,
         send: Send,
-        close_socket: Callable[[], Awaitable[Any]] | None = None,
+        close_socket: CloseSocket | None = None,
     ) -> Connection:
         """Open a connection for a socket; the caller must :meth:`Connection.close` it.
 
@@ -318,8 +240,9 @@ class ProactiveEngine:
         ending = self._session_ends.pop(session_id, None)
         if ending is not None:
             ending.cancel()  # the session goes on
-        connection = Connection(self, state, client_id, send)
-        connection.close_socket = close_socket
+        connection = Connection(
+            self, state, client_id, send, on_closed=self._disconnected, close_socket=close_socket
+        )
         self._connections.add(connection)
         state.connections += 1
         self.stats.open_connections = len(self._connections)
@@ -368,21 +291,24 @@ class ProactiveEngine:
         return len(sockets)
 
     async def _show_scheduled(self, connection: Connection, text: str, language: str) -> None:
-        await self.emit(
-            connection,
-            text=shape_card(
-                text,
-                target=self.config.insight_target_characters,
-                maximum=self.config.insight_max_characters,
-            ),
-            intent=SCHEDULED_INTENT,
-            confidence=1.0,
-            source=SCHEDULED_SOURCE,
-            event_id=None,
-            language=language,
+        await connection.cards.show(
+            Card(
+                text=shape_card(
+                    text,
+                    target=self.config.insight_target_characters,
+                    maximum=self.config.insight_max_characters,
+                ),
+                intent=SCHEDULED_INTENT,
+                confidence=1.0,
+                source=SCHEDULED_SOURCE,
+                event_id=None,
+                language=language,
+            )
         )
 
     def _disconnected(self, connection: Connection) -> None:
+        """A connection closed (its ``on_closed``): forget it; a session left without sockets
+        ends unless one comes back."""
         if connection in self._connections:
             self._connections.discard(connection)
             connection.session.connections -= 1
@@ -426,53 +352,7 @@ class ProactiveEngine:
         self._session_ends.clear()
         await self.memory.close()
 
-    # -- insights ----------------------------------------------------------------------------
-
-    async def emit(
-        self,
-        connection: Connection,
-        *,
-        text: str,
-        intent: str,
-        confidence: float,
-        source: str,
-        event_id: str | None,
-        language: str,
-        trigger_text: str | None = None,
-        memory_ids: tuple[int, ...] = (),
-    ) -> Insight:
-        """Store a card, remember it for de-duplication, and send it to every sink."""
-        insight = Insight(
-            insight_id=str(uuid.uuid4()),
-            event_id=event_id,
-            source=source,
-            text=text,
-            intent=intent,
-            confidence=confidence,
-            created_at=self.clock(),
-            client_id=connection.client_id,
-            session_id=connection.session.session_id,
-            language=language,
-            memory_ids=memory_ids,
-        )
-        connection.session.recent_cards.append(
-            RecentCard(
-                text=text,
-                intent=intent,
-                source=source,
-                created_at=insight.created_at,
-                trigger_text=trigger_text,
-            )
-        )
-        await self.store.add_insight(insight.record())
-        self.stats.insights += 1
-        await connection.send(insight.frame())
-        for listener in list(self._insight_listeners):
-            try:
-                listener(insight)
-            except Exception:  # a host listener's bug must not cost the user the card
-                LOGGER.exception("Insight listener failed")
-        return insight
+    # -- feedback ----------------------------------------------------------------------------
 
     async def save_feedback(self, client_id: str, insight_id: str, useful: bool) -> bool:
         """Store feedback on a card and pass it to the memories that fed it."""

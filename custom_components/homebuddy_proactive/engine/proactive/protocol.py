@@ -1,4 +1,5 @@
-"""The seed's WebSocket protocol: parse and validate incoming frames, build outgoing ones.
+"""The glasses WebSocket protocol (see docs/protocol.md, *Frames*): parse and validate incoming
+frames, build outgoing ones.
 
 Incoming frames become typed events or a :class:`ProtocolError` carrying the error code the
 client receives; nothing here touches a socket.
@@ -176,7 +177,7 @@ def _parse_transcript(
 
     is_final = data.get("is_final")
     if is_final is None:
-        is_final = True  # optional: omitted or null means final (seed's field table)
+        is_final = True  # optional: omitted or null means final (docs/protocol.md, *Frames*)
     if not isinstance(is_final, bool):
         raise fail("is_final must be true or false")
 

@@ -5,7 +5,7 @@ people heard, and the live partial speech stream of a socket.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Final, NamedTuple
@@ -177,6 +177,25 @@ class RecentCard:
     trigger_text: str | None = None
 
 
+def in_cooldown(cards: Sequence[RecentCard], now: datetime, seconds: float) -> bool:
+    """Whether the newest of ``cards`` was shown less than ``seconds`` before ``now``."""
+    if not cards:
+        return False
+    return (now - cards[-1].created_at).total_seconds() < seconds
+
+
+def answered_recently(
+    cards: Iterable[RecentCard], question: str, now: datetime, horizon: timedelta
+) -> bool:
+    """Whether one of ``cards`` answered the same question (in other words) within horizon."""
+    return any(
+        card.trigger_text is not None
+        and now - card.created_at <= horizon
+        and same_question(question, card.trigger_text)
+        for card in cards
+    )
+
+
 @dataclass
 class PersonNotes:
     """What a session heard about one person, grouped across spellings."""
@@ -225,9 +244,7 @@ class SessionState:
 
     def in_cooldown(self, now: datetime, seconds: float) -> bool:
         """Whether a low-priority card shown less than ``seconds`` ago blocks another."""
-        if not self.recent_cards:
-            return False
-        return (now - self.recent_cards[-1].created_at).total_seconds() < seconds
+        return in_cooldown(self.recent_cards, now, seconds)
 
     def duplicate_card(self, text: str, now: datetime, horizon: timedelta) -> bool:
         """Whether a near-identical card was shown within ``horizon``."""
@@ -238,12 +255,7 @@ class SessionState:
 
     def answered_recently(self, question: str, now: datetime, horizon: timedelta) -> bool:
         """Whether the same question (re-asked in other words) was answered within horizon."""
-        return any(
-            card.trigger_text is not None
-            and now - card.created_at <= horizon
-            and same_question(question, card.trigger_text)
-            for card in self.recent_cards
-        )
+        return answered_recently(self.recent_cards, question, now, horizon)
 
     def note_person(self, key: str, name: str, observation: str, stated: bool) -> None:
         """Remember an observation about a person (bounded per person and per session)."""

@@ -18,10 +18,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from ..llm import OllamaModel
-from ..text.analysis import UtteranceAnalysis
 from ..text.cards import shape_card
 from .detector import readable_card
 from .prompt import transcript_language
@@ -38,6 +37,22 @@ ANSWER_PROMPT_CHARACTERS: Final = 200
 VERIFY_PROMPT_MARKER: Final = "TASK: check"
 
 
+class AnswerReading(Protocol):
+    """What :func:`answers_question` reads of a final (``text.analyse`` gives all of it)."""
+
+    @property
+    def text(self) -> str:
+        """The utterance."""
+
+    @property
+    def is_question(self) -> bool:
+        """The utterance asks a question."""
+
+    @property
+    def captured(self) -> object | None:
+        """A reminder or task the local rules captured, or None."""
+
+
 class VerificationError(ValueError):
     """The model's verification does not follow the schema."""
 
@@ -52,7 +67,7 @@ class Verification:
 
 
 def answers_question(
-    analysis: UtteranceAnalysis,
+    analysis: AnswerReading,
     question: AskedQuestion | None,
     *,
     sequence: int,
