@@ -450,6 +450,7 @@ def test_our_failures_are_told_apart_from_other_integrations_network_errors() ->
         assert _our_failures(f"{radio}\n{failure}\n{met}"), failure
 
 
+@pytest.mark.e2e  # a real Home Assistant boot (scripts/develop)
 @pytest.mark.timeout(2 * BOOT_TIMEOUT + 4 * STOP_TIMEOUT + 300)
 def test_develop_reaches_a_working_ui(socket_enabled: None, tmp_path: Path) -> None:
     """scripts/develop boots HA; onboarding in French, the frontend's calls, our config flow
@@ -556,6 +557,7 @@ def _plan(port: int, **extra: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.e2e  # scripts/dev_model.py as a subprocess
 def test_dev_model_plan(socket_enabled: None) -> None:
     """The dev model starts only when asked for and nothing answers on its port yet."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _FakeOllama)

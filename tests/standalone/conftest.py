@@ -37,6 +37,20 @@ PASSWORD = "test-password-6f1c"
 START_TIMEOUT = 20.0
 
 
+# Fixtures that start ``scripts/serve.py`` as a subprocess: a test asking for one (directly or
+# through ``server``/``conv``) is end-to-end and gets the ``e2e`` marker here; tests that start
+# a server or a script themselves carry it explicitly.
+SERVER_FIXTURES = frozenset({"shared_server", "start_server", "conversate_server"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that use a server subprocess ``e2e``."""
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
+
+
 def free_port() -> int:
     """A port that was free on 127.0.0.1 a moment ago."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

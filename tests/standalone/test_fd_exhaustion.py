@@ -22,6 +22,8 @@ from tests.fake_ollama import FakeOllama
 
 from .conftest import ServerProcess, server_env
 
+pytestmark = pytest.mark.e2e  # the server as a subprocess (started here)
+
 FD_LIMIT = 128
 WRAPPER = (
     "import resource, runpy, sys; "
