@@ -161,7 +161,7 @@ class FakeOllama:
     async def _tags(self, request: web.Request) -> web.Response:
         self.tag_requests += 1
         if self.tags_delay:
-            await asyncio.sleep(self.tags_delay)
+            await asyncio.sleep(self.tags_delay)  # a slow Ollama, as scripted
         if self.tags_status != 200:
             return web.json_response({"error": "boom"}, status=self.tags_status)
         now = datetime.now(UTC).isoformat()
@@ -196,7 +196,7 @@ class FakeOllama:
         body = await request.json()
         self.embed_requests.append(body)
         if self.embed_delay:
-            await asyncio.sleep(self.embed_delay)
+            await asyncio.sleep(self.embed_delay)  # a slow embedder, as scripted
         if self.embed_status != 200:
             return web.json_response({"error": "embedding failed"}, status=self.embed_status)
         if self.embed_raw_body is not None:
@@ -252,7 +252,7 @@ class FakeOllama:
             else:
                 reply = self.default_reply
             if reply.delay:
-                await asyncio.sleep(reply.delay)
+                await asyncio.sleep(reply.delay)  # the model's scripted answer time
             if reply.reset and request.transport is not None:
                 request.transport.abort()
                 return web.Response(status=204)

@@ -1,4 +1,13 @@
-"""Fixtures of the HA-free engine tests: a real SQLite file, a fake Ollama, an engine."""
+"""Fixtures of the HA-free engine tests: a real SQLite file, a fake Ollama, an engine.
+
+These tests run twice: in the full suite (Home Assistant installed) and by
+``scripts/test-engine`` in a venv with only ``requirements/runtime.txt`` and
+``requirements/engine-tests.txt``. There, importing ``custom_components.homebuddy_proactive.engine``
+would run the integration's ``__init__`` (Home Assistant code), so ``tests/engine/__init__.py``,
+which Python runs before this file, first registers ``custom_components.homebuddy_proactive`` as a
+bare package over its folder whose ``__init__`` never runs; with Home Assistant installed it
+changes nothing. Only pytest-socket's ``socket_enabled`` comes from a plugin (it is in both venvs).
+"""
 
 from __future__ import annotations
 

@@ -855,7 +855,7 @@ async def feed_server(socket_enabled: None) -> AsyncIterator[FeedServer]:
     async def handler(request: web.Request) -> web.Response:
         server.hits += 1
         if server.delay:
-            await asyncio.sleep(server.delay)
+            await asyncio.sleep(server.delay)  # a slow feed, as the test scripts it
         return web.Response(
             body=server.body, status=server.status, content_type="application/rss+xml"
         )

@@ -19,6 +19,7 @@ from tests.fake_ollama import (
     last_user_prompt,
     newest_utterance,
 )
+from tests.waiting import until
 
 Factory = Callable[..., Any]
 
@@ -55,7 +56,8 @@ SILENT = FakeReply(
 
 
 async def settle(seconds: float = 0.3) -> None:
-    """Let background lanes run."""
+    """Let background lanes run: a fixed window, as the assertions after it count calls and
+    cards that must not come (more calls, stale or extra cards) as well as those that must."""
     await asyncio.sleep(seconds)
 
 
@@ -184,7 +186,7 @@ async def test_debounce_coalesces_fast_revisions(
     words = ["the", "meeting", "with", "the", "bank", "is", "moved", "to", "Thursday", "afternoon"]
     for n in range(1, len(words) + 1):
         await socket.text(partial(" ".join(words[:n]), event_id=f"r{n}"))
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # revisions 20 ms apart: the pace under test
     await settle(0.6)
     assert fake_ollama.chat_count == 1
     assert "moved to Thursday afternoon" in last_user_prompt(fake_ollama.requests[0])
@@ -212,7 +214,7 @@ async def test_unbroken_speech_is_sampled_at_most_once_per_interval(
     for n in range(26):  # 1.3 s of speech, a revision every 50 ms
         text += f" word{n}"
         await socket.text(partial(text))
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # a revision every 50 ms: the pace under test
     spoken = time.monotonic() - started  # longer than 1.3 s on a busy machine
     await settle(0.1)
     assert 2 <= len(stamps) <= spoken / 0.4 + 1
@@ -231,8 +233,8 @@ async def test_single_flight_lanes_and_final_cancels_partial_work(
     socket = await harness.connect()
     for n in range(10):
         await socket.text(partial(f"we need to book the hotel room number {n}"))
-        await asyncio.sleep(0.03)
-    await asyncio.sleep(0.2)
+        await asyncio.sleep(0.03)  # partial speech at its pace (the scenario)
+    await asyncio.sleep(0.2)  # partial calls are in flight (1 s each) when the final comes
     fake_ollama.default_reply = FakeReply(content=SILENT.content, delay=0.3)
     await socket.text(final("We need to book the hotel room number nine.", "f1"))
     await settle(1.5)
@@ -487,11 +489,8 @@ async def test_question_preempts_a_background_evaluation(
     socket = await harness.connect()
     statement_sent = time.monotonic()
     await socket.text(final("We are planning a trip to the museum next week.", "s1"))
-    for _ in range(400):  # the statement's evaluation holds the model's only slot
-        if fake_ollama.in_flight == 1:
-            break
-        await asyncio.sleep(0.005)
-    assert fake_ollama.in_flight == 1
+    # The statement's evaluation holds the model's only slot.
+    await until(lambda: fake_ollama.in_flight == 1, within=2, what="the statement's call")
     await socket.text(final("What time does the museum open?", "q1"))
     insight = await socket.wait_for(lambda f: f["type"] == "insight", within=stale_seconds - 0.5)
     assert insight["event_id"] == "q1"

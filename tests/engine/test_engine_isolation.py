@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
+import os
 import subprocess
 import sys
 import textwrap
@@ -106,3 +108,17 @@ def test_engine_imports_without_homeassistant() -> None:
     )
     assert result.returncode == 0, result.stderr + result.stdout
     assert f"imported {len(modules)} engine modules" in result.stdout
+
+
+def test_the_session_runs_where_its_venv_says() -> None:
+    """In scripts/test-engine's venv (``HOMEBUDDY_ENGINE_WITHOUT_HA=1``) Home Assistant is not
+    installed and the integration's ``__init__`` never ran (tests/engine/__init__.py); in the
+    full venv the engine is imported through the real integration package."""
+    package = sys.modules["custom_components.homebuddy_proactive"]
+    if os.environ.get("HOMEBUDDY_ENGINE_WITHOUT_HA") == "1":
+        assert importlib.util.find_spec("homeassistant") is None
+        assert not any(name.split(".")[0] == "homeassistant" for name in sys.modules)
+        assert not hasattr(package, "async_setup_entry"), "the integration's __init__ ran"
+    # Either way: the real integration package exactly when Home Assistant is there.
+    has_home_assistant = importlib.util.find_spec("homeassistant") is not None
+    assert hasattr(package, "async_setup_entry") == has_home_assistant

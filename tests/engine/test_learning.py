@@ -623,7 +623,7 @@ async def test_over_the_socket_learning_cites_the_conversation_lines_and_keeps_p
     for number, text in enumerate(said, start=1):
         await socket.text(final(text, f"e{number}"))
         await acked(socket, f"e{number}")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # turns said a moment apart, as in a live session
     await harness.engine.memory.settle()
     await socket.text(final("Et toi, tu as bien dormi ?", "e4"))
     await acked(socket, "e4")

@@ -13,6 +13,7 @@ from typing import Any
 from custom_components.homebuddy_proactive.engine.proactive.pacing import PartialTiming
 from tests.engine.conftest import EngineHarness, Socket
 from tests.fake_ollama import FakeOllama, FakeReply, answer_questions, last_user_prompt
+from tests.waiting import until
 
 Factory = Callable[..., Any]
 SILENT = {"intervene": False, "intent": "context", "confidence": 0.1, "card": "", "people": []}
@@ -23,15 +24,6 @@ def transcript(text: str, event_id: str, *, is_final: bool = True) -> str:
     return json.dumps(
         {"type": "transcript", "event_id": event_id, "text": text, "is_final": is_final}
     )
-
-
-async def until(condition: Callable[[], bool], within: float = 3.0) -> None:
-    """Wait (polling every 5 ms) until ``condition`` holds; fail after ``within`` seconds."""
-    for _ in range(int(within / 0.005)):
-        if condition():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("condition not reached in time")
 
 
 def test_partial_spacing_is_the_slower_of_interval_and_model() -> None:
@@ -78,7 +70,7 @@ async def test_partial_evaluations_are_not_started_faster_than_the_model_answers
         if n % 24 == 23:
             await socket.text(transcript(text.strip() + ".", f"f{n // 24 + 1}"))
             text = ""
-        await asyncio.sleep(0.025)
+        await asyncio.sleep(0.025)  # the pace of speech is what is under test
     assert len(partial_starts) >= 4
     gaps = [b - a for a, b in itertools.pairwise(partial_starts)]
     # Less the jitter of the HTTP hop on a busy machine (stamped where the fake answers).
@@ -110,7 +102,7 @@ async def test_a_question_does_not_wait_behind_a_background_evaluation(
         for n in itertools.count():
             text += f" and the roses number {n}"
             await talker.text(transcript(text, "live", is_final=False))
-            await asyncio.sleep(0.03)
+            await asyncio.sleep(0.03)  # live speech at its pace (the scenario)
 
     talking = asyncio.create_task(talk())
     try:

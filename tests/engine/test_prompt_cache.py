@@ -116,10 +116,10 @@ async def test_continuous_speech_prompts_share_their_prefix_with_the_previous_ca
         words = sentence.split()
         for count in range(3, len(words), 3):
             await socket.text(frame(" ".join(words[:count]), f"p{number}", final=False))
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # speech at its pace: partial evaluations in between
         await socket.text(frame(sentence, f"e{number}"))
-        await asyncio.sleep(0.15)
-    await asyncio.sleep(0.3)
+        await asyncio.sleep(0.15)  # a pause between sentences (the scenario)
+    await asyncio.sleep(0.3)  # the last partial and final evaluations run (any count of them)
     await harness.engine.memory.settle()
 
     calls = [rendered(body) for body in fake_ollama.requests]

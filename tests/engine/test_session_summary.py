@@ -50,7 +50,7 @@ async def end_session(harness: EngineHarness, fake: FakeOllama) -> list[SessionS
     socket = await harness.connect(session_id="trip")
     for index, text in enumerate(TALK):
         await socket.text(json.dumps({"type": "transcript", "event_id": f"e{index}", "text": text}))
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # the talk is answered (cards, any number) before the socket closes
     assert socket.connection is not None
     await socket.connection.close()
     async with asyncio.timeout(5):
@@ -116,6 +116,6 @@ async def test_reconnect_keeps_the_session_open_and_unknown_sessions_have_none(
     assert socket.connection is not None
     await socket.connection.close()
     await harness.connect(session_id="trip")
-    await asyncio.sleep(0.4)
+    await asyncio.sleep(0.4)  # past the 0.2 s grace period: proves the session stays open
     assert await harness.engine.session_summary("trip") is None
     assert await harness.engine.session_summary("nobody") is None

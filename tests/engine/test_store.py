@@ -21,6 +21,7 @@ from custom_components.homebuddy_proactive.engine.storage import (
 )
 from custom_components.homebuddy_proactive.engine.storage.commits import WriteLostError
 from tests.engine.conftest import insert_old_memory
+from tests.waiting import until
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -563,11 +564,7 @@ async def test_background_checkpoint_truncates_the_wal(tmp_path: Path) -> None:
     try:
         for index in range(300):
             await store.add_final(transcript(f"line {index}", event_id=f"e{index}"), NOW, None)
-        for _ in range(200):
-            if wal_size(path) <= 64 * 1024:
-                break
-            await asyncio.sleep(0.05)
-        assert wal_size(path) <= 64 * 1024
+        await until(lambda: wal_size(path) <= 64 * 1024, within=10, what="a small WAL")
     finally:
         await store.close()
     assert store._checkpoint_task is None

@@ -52,7 +52,8 @@ def verifications(fake: FakeOllama) -> list[dict[str, Any]]:
 
 
 async def settle(seconds: float = 0.4) -> None:
-    """Let the final lane run."""
+    """Let the final lane run: a fixed window, as several tests then prove that no
+    verification call or card came."""
     await asyncio.sleep(seconds)
 
 

@@ -126,7 +126,7 @@ def _wait_for_http(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
             status = 0
         if status == 200:
             return
-        time.sleep(1)
+        time.sleep(1)  # polls the booting HA subprocess (a blocking test, not a loop)
     pytest.fail(f"Home Assistant did not answer within {BOOT_TIMEOUT:.0f} s:\n{_log_tail(log)}")
 
 
@@ -283,7 +283,7 @@ async def _frontend_session(base: str, token: str) -> list[str]:
             if time.monotonic() > deadline:
                 problems.append(f"onboarding entries did not settle: {onboarding}")
                 break
-            await asyncio.sleep(1)
+            await asyncio.sleep(1)  # polls a real HA's states until they settle (deadline)
 
         for message in FRONTEND_CALLS:
             reply = await ws.call(message)
@@ -339,7 +339,7 @@ def _wait(condition: Any, what: str, log: Path, seconds: float = 120) -> Any:
         result = condition()
         if result:
             return result
-        time.sleep(0.5)
+        time.sleep(0.5)  # a condition poll of the HA subprocess (blocking test)
     pytest.fail(f"{what} did not happen within {seconds:.0f} s:\n{_log_tail(log)}")
 
 
@@ -450,6 +450,7 @@ def test_our_failures_are_told_apart_from_other_integrations_network_errors() ->
         assert _our_failures(f"{radio}\n{failure}\n{met}"), failure
 
 
+@pytest.mark.e2e  # a real Home Assistant boot (scripts/develop)
 @pytest.mark.timeout(2 * BOOT_TIMEOUT + 4 * STOP_TIMEOUT + 300)
 def test_develop_reaches_a_working_ui(socket_enabled: None, tmp_path: Path) -> None:
     """scripts/develop boots HA; onboarding in French, the frontend's calls, our config flow
@@ -556,6 +557,7 @@ def _plan(port: int, **extra: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.e2e  # scripts/dev_model.py as a subprocess
 def test_dev_model_plan(socket_enabled: None) -> None:
     """The dev model starts only when asked for and nothing answers on its port yet."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _FakeOllama)

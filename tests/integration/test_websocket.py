@@ -19,6 +19,7 @@ from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 from custom_components.homebuddy_proactive.const import EVENT_INSIGHT, WS_VIEW_URL
 from custom_components.homebuddy_proactive.engine.text.languages import language_name
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt, newest_utterance
+from tests.waiting import until
 
 from .conftest import long_lived_token
 
@@ -529,12 +530,12 @@ async def test_insight_fires_bus_event_updates_entities_and_runs_automation(
     assert hass.states.get("input_boolean.reminder_seen").state == "on"
 
     await ws.close()
-    for _ in range(50):
+
+    async def no_session() -> bool:
         await hass.async_block_till_done()
-        if hass.states.get("sensor.homebuddy_proactive_active_sessions").state == "0":
-            break
-        await asyncio.sleep(0.02)
-    assert hass.states.get("sensor.homebuddy_proactive_active_sessions").state == "0"
+        return hass.states.get("sensor.homebuddy_proactive_active_sessions").state == "0"
+
+    await until(no_session, within=2, what="no active session")
 
 
 async def test_many_sockets_lose_no_final(

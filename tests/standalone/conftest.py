@@ -28,6 +28,7 @@ import pytest
 import pytest_socket
 
 from tests.fake_ollama import FakeOllama, answer_questions
+from tests.waiting import until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HA_BLOCKER = Path(__file__).resolve().parent / "ha_blocker"
@@ -35,6 +36,20 @@ MODEL = "llama3.2:3b"
 USERNAME = "homebuddy"
 PASSWORD = "test-password-6f1c"
 START_TIMEOUT = 20.0
+
+
+# Fixtures that start ``scripts/serve.py`` as a subprocess: a test asking for one (directly or
+# through ``server``/``conv``) is end-to-end and gets the ``e2e`` marker here; tests that start
+# a server or a script themselves carry it explicitly.
+SERVER_FIXTURES = frozenset({"shared_server", "start_server", "conversate_server"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that use a server subprocess ``e2e``."""
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
 
 
 def free_port() -> int:
@@ -117,7 +132,7 @@ class ServerProcess:
                     async with http.get(f"{self.url}/health") as response:
                         if response.status == 200:
                             return
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.05)  # polls /health and the process (start-up)
         await self.stop()
         raise AssertionError(f"server did not become healthy:\n{self.log()}")
 
@@ -133,7 +148,7 @@ class ServerProcess:
             ):
                 if response.status == 200:
                     return
-            time.sleep(0.05)
+            time.sleep(0.05)  # the same poll, outside an event loop
         self.stop_blocking()
         raise AssertionError(f"server did not become healthy:\n{self.log()}")
 
@@ -148,10 +163,8 @@ class ServerProcess:
         process = self._terminate()
         if process is None:
             return None
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 10
-        while process.poll() is None and loop.time() < deadline:  # noqa: ASYNC110 - a process
-            await asyncio.sleep(0.05)
+        with contextlib.suppress(AssertionError):
+            await until(lambda: process.poll() is not None, within=10, what="the exit")
         if process.poll() is None:
             process.kill()
         return process.wait()

@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
@@ -113,6 +114,7 @@ def test_env_example_has_every_seed_setting_and_the_server_accepts_it() -> None:
     assert ".env" in (REPO_ROOT / ".gitignore").read_text("utf-8").split()
 
 
+@pytest.mark.e2e  # docker compose as a subprocess, where it exists
 def test_docker_reads_the_compose_file_where_it_can() -> None:
     """``docker compose config`` accepts the file, where the compose plugin exists; the
     image's command and entry point stay the server's either way."""

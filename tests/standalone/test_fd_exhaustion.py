@@ -19,8 +19,11 @@ import aiohttp
 import pytest
 
 from tests.fake_ollama import FakeOllama
+from tests.waiting import until
 
 from .conftest import ServerProcess, server_env
+
+pytestmark = pytest.mark.e2e  # the server as a subprocess (started here)
 
 FD_LIMIT = 128
 WRAPPER = (
@@ -39,11 +42,13 @@ def open_fds(pid: int) -> int:
 async def exhausted(server: ServerProcess, pid: int, *, logged: bool) -> None:
     """Wait until the server cannot accept: its log says so (asyncio's loop), or its
     descriptors reach the limit (uvloop's logs nothing)."""
-    async with asyncio.timeout(10):
-        while (  # noqa: ASYNC110 - a log file and a /proc folder, polled
-            "out of system resource" not in server.log() if logged else open_fds(pid) < FD_LIMIT - 1
-        ):
-            await asyncio.sleep(0.05)
+    await until(
+        lambda: (
+            "out of system resource" in server.log() if logged else open_fds(pid) >= FD_LIMIT - 1
+        ),
+        within=10,
+        what="descriptor exhaustion",
+    )
 
 
 @pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
@@ -99,7 +104,7 @@ async def test_server_survives_descriptor_exhaustion(
                         ) as response:
                             if response.status == 200:
                                 break
-                    await asyncio.sleep(0.1)
+                    await asyncio.sleep(0.1)  # polls recovery, whose time is measured
             recovery = time.monotonic() - recovered_at
         log = server.log()
         accept_errors = log.count("out of system resource")

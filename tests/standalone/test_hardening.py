@@ -38,7 +38,7 @@ async def test_malformed_requests_never_log_the_token(start_server: ServerFactor
     for request in requests:
         answer = await raw_exchange(server.port, request.encode("latin-1"))
         assert answer.startswith(b"HTTP/1.") and answer[9:10] == b"4", (request, answer[:80])
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # the server writes its log of every request: then no secret in it
     log = server.log()
     assert "Error handling request" in log or "400" in log
     assert SECRET not in log

@@ -26,6 +26,7 @@ from custom_components.homebuddy_proactive.engine.standalone.auth import (
 from custom_components.homebuddy_proactive.engine.standalone.server import API_KEY, create_app
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.fake_ollama import FakeOllama
+from tests.waiting import until
 
 from .conftest import MODEL, PASSWORD, USERNAME, answer_questions, bearer
 
@@ -131,9 +132,11 @@ async def test_expired_tokens_are_purged(client: Client, clock: FakeClock) -> No
     store = client.app[API_KEY].runtime.store
     assert (await store.counts())["auth_sessions"] == 2
     clock.advance(31)
-    async with asyncio.timeout(5):
-        while (await store.counts())["auth_sessions"] != 1:  # noqa: ASYNC110 - polls the store
-            await asyncio.sleep(0.02)
+
+    async def purged() -> bool:
+        return (await store.counts())["auth_sessions"] == 1
+
+    await until(purged, what="the purge")
 
 
 async def test_signin_block_lifts_after_the_window() -> None:

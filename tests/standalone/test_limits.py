@@ -79,7 +79,7 @@ async def test_sockets_per_address_are_limited(make_client: Factory) -> None:
     assert refused.value.headers is not None
     assert refused.value.headers["Retry-After"] == "5"
     await first.close()
-    await asyncio.sleep(0.1)
+    await asyncio.sleep(0.1)  # the server sees the close (nothing on this side to wait on)
     third = await client.ws_connect(WS, headers=bearer(token))
     assert (await third.receive_json())["type"] == "ready"
     await second.close()
@@ -113,7 +113,8 @@ async def test_frames_beyond_the_rate_get_rate_limited_then_1008(make_client: Fa
     assert refused, frames
     assert all(f["code"] == "rate_limited" and f["retryable"] is True for f in refused)
     assert refused[-1]["event_id"] == "e24"
-    await asyncio.sleep(1.0)  # slowing down is enough: the socket serves again
+    # The rate refills with time (the behaviour): slowing down is enough, the socket serves again.
+    await asyncio.sleep(1.0)
     await ws.send_json({"type": "ping"})
     assert (await asyncio.wait_for(ws.receive_json(), 5)) == {"type": "pong"}
     for _ in range(200):

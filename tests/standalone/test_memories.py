@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -15,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from custom_components.homebuddy_proactive.engine.standalone.server import API_KEY, create_app
 from custom_components.homebuddy_proactive.engine.standalone.settings import ServerSettings
 from tests.fake_ollama import FakeOllama
+from tests.waiting import until
 
 from .conftest import MODEL, PASSWORD, USERNAME, bearer
 
@@ -175,8 +175,6 @@ async def test_an_unknown_store_is_a_bad_request(client: Client) -> None:
 async def test_the_server_runs_a_missed_maintenance_at_start(client: Client) -> None:
     """The server's own task runs the daily maintenance when it is due."""
     memory = client.app[API_KEY].runtime.engine.memory
-    for _ in range(500):  # the task starts with the app; its first run takes milliseconds
-        if await memory.last_maintenance() is not None:
-            break
-        await asyncio.sleep(0.01)
+    # The task starts with the app; its first run takes milliseconds.
+    await until(memory.last_maintenance, what="the first maintenance")
     assert await memory.last_maintenance() == NOW

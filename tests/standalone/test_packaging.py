@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from .conftest import (
     REPO_ROOT,
@@ -133,6 +134,7 @@ def test_the_blocker_really_blocks_home_assistant() -> None:
     assert b"HA-BLOCKER: refused import of homeassistant" in blocked.stderr
 
 
+@pytest.mark.e2e  # scripts/serve.py as a subprocess
 def test_bad_configuration_exits_with_one_clear_line(tmp_path: Path) -> None:
     """A value out of range stops the server at once with one line naming the variable."""
     result = subprocess.run(
@@ -153,6 +155,7 @@ def test_bad_configuration_exits_with_one_clear_line(tmp_path: Path) -> None:
     assert not (tmp_path / "x.db").exists()
 
 
+@pytest.mark.e2e  # scripts/serve.py as a subprocess
 def test_unwritable_database_exits_with_a_clear_error(tmp_path: Path, socket_enabled: None) -> None:
     """A database path that cannot be created is reported, not a traceback."""
     blocker = tmp_path / "file"

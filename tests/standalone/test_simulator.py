@@ -225,6 +225,7 @@ def test_auth_urls_follow_the_websocket_url() -> None:
     )
 
 
+@pytest.mark.e2e  # scripts/simulator.py as a subprocess
 async def test_file_error_exits_2(tmp_path: Path, socket_enabled: None) -> None:
     """From the command line: the line is named and nothing connects; exit status 2."""
     script = tmp_path / "bad.txt"
@@ -239,6 +240,7 @@ async def test_file_error_exits_2(tmp_path: Path, socket_enabled: None) -> None:
     )
 
 
+@pytest.mark.e2e  # scripts/simulator.py as a subprocess
 async def test_unreachable_server_exits_2(socket_enabled: None) -> None:
     """No server: a clear connection error and exit status 2."""
     url = f"ws://127.0.0.1:{free_port()}/v1/ws"

@@ -23,6 +23,8 @@ from tests.fake_ollama import FakeOllama
 
 from .conftest import MODEL, REPO_ROOT, run_simulator
 
+pytestmark = pytest.mark.e2e  # scripts/simulator.py as a subprocess against the HA view
+
 
 @pytest.fixture
 async def loaded_entry(
