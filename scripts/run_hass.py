@@ -1,7 +1,7 @@
 """Start Home Assistant like its ``hass`` entry point: ``python scripts/run_hass.py ARGS``.
 
 Home Assistant 2026.2 refuses to start on a Python older than 3.13.2 (``REQUIRED_PYTHON_VER``),
-but our machines have CPython 3.13.0, on which it starts and runs fine (see the README). Only
+but our machines have CPython 3.13.0, on which it starts and runs fine (docs/development.md). Only
 when the running Python is older than Home Assistant's requirement, lower that requirement to
 the running version before calling ``homeassistant.__main__.main()``; a new enough Python runs
 Home Assistant exactly as ``hass`` would.
