@@ -150,8 +150,8 @@ class ModelTurns:
     summaries. Ollama on a Pi serves one request at a time, so a background call (live speech,
     a statement, learning) already running would delay a question by a whole model call. A
     question's call therefore cancels the background calls in flight (their HTTP requests are
-    closed; Ollama drops a request whose client went away, see docs/protocol.md, *Pacing with a slow model*) and
-    background calls wait while any question's call runs.
+    closed; Ollama drops a request whose client went away: docs/protocol.md, *Pacing with a
+    slow model*) and background calls wait while any question's call runs.
     """
 
     def __init__(self) -> None:
