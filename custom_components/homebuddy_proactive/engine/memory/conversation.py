@@ -5,14 +5,14 @@ v14: reads take its newest ``SHORT_TERM_TURNS`` only); an open episode's turns a
 its own turns when it closes (v15). An open episode's end time and turn count
 are read from its turns and written into its row when it closes (v14). A glasses final's turns
 are written with its transcript (``TranscriptTable.add_final``) and read its text from there
-(``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_schema.py``).
+(``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_sql.py``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from ..storage.memory_schema import (
+from ..storage.memory_sql import (
     CLOSED_COUNTS,
     EPISODE_END_TIME,
     SHORT_TERM_KEPT,

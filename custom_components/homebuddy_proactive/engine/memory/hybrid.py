@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..llm import ModelError, OllamaModel
-from ..storage.memory_schema import CODES
+from ..storage.memory_sql import CODES
 from .records import STORE_CODES, SearchHit, store_of_code
 from .stores import MemoryStore
 from .vectors import INLINE_ROWS, VectorIndex, cosines, quantise, unit

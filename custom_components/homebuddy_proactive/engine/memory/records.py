@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from ..storage.memories import MEMORY_COLUMNS, MemoryRecord, memory_from_row
-from ..storage.memory_schema import (
+from ..storage.memory_sql import (
     CODE_AFFECTIVE,
     CODE_EPISODIC,
     CODE_FACTUAL,

@@ -33,7 +33,7 @@ from ..const import GLOBAL_CLIENT_ID, MEMORY_KINDS
 from ..llm import ModelError, ModelPreemptedError, OllamaModel, SharedPrefix
 from ..storage.database import ProactiveStore
 from ..storage.memories import MemoryRecord
-from ..storage.memory_schema import SHORT_TERM_TURNS
+from ..storage.memory_sql import SHORT_TERM_TURNS
 from ..storage.session_summaries import SessionSummaryRecord
 from ..storage.transcripts import TranscriptRecord
 from ..text import CapturedMemory

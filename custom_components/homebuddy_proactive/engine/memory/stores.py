@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from ..storage.memory_schema import CODES, SHORT_TERM_KEPT, flush_turns
+from ..storage.memory_sql import CODES, SHORT_TERM_KEPT, flush_turns
 from .affective import AffectiveStore
 from .conversation import ConversationStore
 from .factual import FactualStore

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..storage.memory_schema import CODES
+from ..storage.memory_sql import CODES
 from ..storage.memory_vectors import EMBEDDED_TEXTS, pending_sql
 from .tables import MemoryTables, ids_json, rows_of
 

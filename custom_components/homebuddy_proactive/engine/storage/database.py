@@ -46,34 +46,22 @@ from typing import Final, TypeVar
 
 import aiosqlite
 
-from .alarm_schema import ALARM_SCHEMA_V4, ALARM_SCHEMA_V16
 from .auth_sessions import AuthSessionTable
 from .commits import GroupCommit, in_thread
 from .insights import InsightTables
 from .memories import MemoryTable
-from .memory_schema import (
-    MEMORY_SCHEMA_V3,
-    MEMORY_SCHEMA_V5,
-    MEMORY_SCHEMA_V8,
-    MEMORY_SCHEMA_V10,
-    MEMORY_SCHEMA_V11,
-    MEMORY_SCHEMA_V13,
-    MEMORY_SCHEMA_V14,
-    MEMORY_SCHEMA_V15,
+from .migrations import (
+    MEMORY_SCHEMA_VERSION,
+    SCHEMA_VERSION,
+    NewerSchemaError,
+    migrate,
+    schema_version,
 )
-from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
-from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
-from .transcripts import (
-    TRANSCRIPT_SCHEMA_V6,
-    TRANSCRIPT_SCHEMA_V11,
-    TRANSCRIPT_SCHEMA_V13,
-    TRANSCRIPT_SCHEMA_V14,
-    TRANSCRIPT_SCHEMA_V15,
-    TranscriptTable,
-)
-from .waiting_cards import WAITING_CARD_SCHEMA_V17, WaitingCardTable
+from .session_summaries import SessionSummaryTable
+from .transcripts import TranscriptTable
+from .waiting_cards import WaitingCardTable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -109,104 +97,6 @@ def _size(path: Path) -> int:
 class StoreError(Exception):
     """The database could not be opened or migrated."""
 
-
-# Forward-only migrations; index + 1 is the schema version they produce.
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
-    (
-        """CREATE TABLE transcripts (
-            id INTEGER PRIMARY KEY,
-            event_id TEXT NOT NULL,
-            client_id TEXT NOT NULL,
-            session_id TEXT NOT NULL,
-            text TEXT NOT NULL,
-            speaker TEXT,
-            language TEXT,
-            timestamp TEXT NOT NULL,
-            received_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX transcripts_session ON transcripts (session_id, timestamp)",
-        """CREATE TABLE insights (
-            insight_id TEXT PRIMARY KEY,
-            client_id TEXT NOT NULL,
-            session_id TEXT NOT NULL,
-            event_id TEXT,
-            source TEXT NOT NULL,
-            text TEXT NOT NULL,
-            intent TEXT NOT NULL,
-            confidence REAL NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX insights_session ON insights (session_id, created_at)",
-        """CREATE TABLE feedback (
-            id INTEGER PRIMARY KEY,
-            insight_id TEXT NOT NULL,
-            client_id TEXT NOT NULL,
-            useful INTEGER NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        """CREATE TABLE memories (
-            id INTEGER PRIMARY KEY,
-            client_id TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            content TEXT NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX memories_client ON memories (client_id, created_at)",
-        """CREATE TABLE session_people (
-            id INTEGER PRIMARY KEY,
-            session_id TEXT NOT NULL,
-            client_id TEXT NOT NULL,
-            name_key TEXT NOT NULL,
-            display_name TEXT NOT NULL,
-            observation TEXT NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX session_people_session ON session_people (session_id, name_key)",
-        """CREATE TABLE auth_sessions (
-            token_hash TEXT PRIMARY KEY,
-            username TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            expires_at TEXT NOT NULL
-        )""",
-    ),
-    (
-        # v2: insights remember their language and the memories that fed them (so feedback
-        # can reach those memories); memories gain the scoring metadata.
-        "ALTER TABLE insights ADD COLUMN language TEXT",
-        "ALTER TABLE insights ADD COLUMN memory_ids TEXT NOT NULL DEFAULT '[]'",
-        "ALTER TABLE memories ADD COLUMN importance REAL NOT NULL DEFAULT 0.5",
-        "ALTER TABLE memories ADD COLUMN access_count INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE memories ADD COLUMN last_access TEXT",
-        "ALTER TABLE memories ADD COLUMN feedback TEXT",
-        "ALTER TABLE memories ADD COLUMN source TEXT NOT NULL DEFAULT 'user'",
-        "CREATE INDEX feedback_insight ON feedback (insight_id)",
-    ),
-    MEMORY_SCHEMA_V3,
-    ALARM_SCHEMA_V4,
-    MEMORY_SCHEMA_V5,
-    TRANSCRIPT_SCHEMA_V6,
-    SESSION_SUMMARY_SCHEMA_V7,
-    MEMORY_SCHEMA_V8,
-    MEMORY_VECTOR_SCHEMA_V9,
-    MEMORY_SCHEMA_V10,
-    # v11: fewer pages written per final (transcripts and episode turns).
-    (*TRANSCRIPT_SCHEMA_V11, *MEMORY_SCHEMA_V11),
-    # v12: a superseded fact leaves the vectors as it leaves FTS.
-    MEMORY_VECTOR_SCHEMA_V12,
-    # v13: a final's text is written once, with its turn, in one statement.
-    (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
-    # v14: a final writes two pages fewer (episode row, short-term index) and trims in batches.
-    (*MEMORY_SCHEMA_V14, *TRANSCRIPT_SCHEMA_V14),
-    # v15: a final writes one page fewer (its episode's turns are copied when it closes).
-    (*MEMORY_SCHEMA_V15, *TRANSCRIPT_SCHEMA_V15),
-    # v16: timed reminders, once or repeated, ring like alarms.
-    ALARM_SCHEMA_V16,
-    # v17: a reminder card waits for its glasses in the file, across restarts.
-    WAITING_CARD_SCHEMA_V17,
-)
-SCHEMA_VERSION: Final = len(MIGRATIONS)
-# The version that adds short-term memory (``memory_turns``).
-MEMORY_SCHEMA_VERSION: Final = 3
 
 # The tables :meth:`ProactiveStore.counts` reports (the memory stores count their own).
 _COUNTED_TABLES: Final = (
@@ -276,12 +166,12 @@ class ProactiveStore(
             await db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
             # The memory tables' triggers call these functions (also while migrating).
             await register_search_functions(db)
-            await store._migrate(target_version)
+            await migrate(db, target_version)
             if target_version >= MEMORY_SCHEMA_VERSION:
                 async with db.execute("SELECT COALESCE(MAX(id), 0) FROM memory_turns") as cursor:
                     row = await cursor.fetchone()
                 store._last_turn_id = int(row[0]) if row else 0
-        except (aiosqlite.Error, StoreError) as err:
+        except (aiosqlite.Error, NewerSchemaError) as err:
             await db.close()
             raise StoreError(f"cannot migrate database {path}: {err}") from err
         if checkpoint_interval is not None:
@@ -322,7 +212,7 @@ class ProactiveStore(
     def next_turn_id(self) -> int:
         """The id of a new short-term turn: unique across sessions, above every stored one.
 
-        From v14 short-term turns are ordered by session (``memory_schema.py``), so the file
+        From v14 short-term turns are ordered by session (``memory_sql.py``), so the file
         cannot give a growing id without a second B-tree; the store's one connection gives them,
         from the largest stored when it opened (one scan, of at most a day's turns). An id taken
         by a write that was rolled back is not given again.
@@ -441,27 +331,7 @@ class ProactiveStore(
 
     async def schema_version(self) -> int:
         """Return the schema version of the open file."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
-
-    async def _migrate(self, target: int) -> None:
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise StoreError(
-                f"database schema {current} is newer than this version supports ({SCHEMA_VERSION})"
-            )
-        for version in range(current + 1, target + 1):
-            await self._db.execute("BEGIN")
-            try:
-                for statement in MIGRATIONS[version - 1]:
-                    await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version = {version}")
-                await self._db.commit()
-            except aiosqlite.Error:
-                await self._db.rollback()
-                raise
-            LOGGER.debug("Database migrated to schema %s", version)
+        return await schema_version(self._db)
 
     async def counts(self) -> dict[str, int]:
         """Return row counts per table (no contents), for diagnostics."""
