@@ -1,4 +1,4 @@
-"""The queries of the memories' vectors (``memory_vectors``, schema v9): what still needs a
+"""The queries of the memories' vectors (``memory_vectors``): what still needs a
 vector, storing vectors, and reading them back for the index and its re-ranking."""
 
 from __future__ import annotations

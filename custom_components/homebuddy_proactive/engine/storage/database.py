@@ -1,8 +1,9 @@
-"""The engine's SQLite file (aiosqlite, WAL): the connection, its pragmas and the migrations.
+"""The engine's SQLite file (aiosqlite, WAL): the connection, its pragmas and its checkpoints.
 
 :class:`ProactiveStore` is the file's one connection. The queries of each table live in the
 module that owns it (``transcripts.py``, ``insights.py``, ``memories.py``, ``people.py``,
-``auth_sessions.py``, ``session_summaries.py``), joined here as the store's methods; the memory
+``auth_sessions.py``, ``session_summaries.py``, ``waiting_cards.py``), joined here as the
+store's methods; the schema is ``schema.sql``, made by ``migrations/`` as the file opens; the memory
 room and the alarms use :attr:`ProactiveStore.connection` for their own tables. Every write is
 committed before the call returns, so a caller that acknowledges after awaiting a write never
 acknowledges something that is not committed. A final (``add_final``: its transcript and its
@@ -12,8 +13,8 @@ share one call into the database's thread and one commit.
 Durability: ``synchronous=NORMAL`` in WAL mode: every commit (every acknowledged final) is in
 the WAL before the call returns, so it survives a crash of the process; the WAL is synced at
 each checkpoint, so a power loss or an OS crash can lose what was committed since the last one
-(at most :data:`CHECKPOINT_INTERVAL_SECONDS`). ``FULL`` (one fsync per final) measured 2-3x
-fewer finals per second under load and multi-millisecond ack stalls. The
+(at most :data:`CHECKPOINT_INTERVAL_SECONDS`); ``FULL`` would cost an fsync per final, and
+the acknowledgements would wait for it. The
 WAL is never checkpointed inside a commit (``wal_autocheckpoint=0``): a background task owned
 by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes (sooner once
 it grows past :data:`CHECKPOINT_WAL_BYTES`), on a connection of its own (its own thread), so no
@@ -21,16 +22,15 @@ query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` (it 
 into the file and syncs it without taking the write lock; the next write then starts the WAL
 over, and ``journal_size_limit`` cuts its file back to :data:`WAL_SIZE_LIMIT_BYTES`). Only in a
 round with nothing written since the last copy does it also ``TRUNCATE`` the WAL to zero bytes
-(without waiting: busy, it is tried again next round): truncating takes the write lock, and right
-after a burst of finals a write waiting for it stalled an acknowledgement by 20-60 ms (the
-truncation's sync); :meth:`ProactiveStore.checkpoint` itself copies and truncates at once.
+(without waiting: busy, it is tried again next round): truncating takes the write lock and
+syncs, so right after a burst of finals a write waiting for it would stall an acknowledgement;
+:meth:`ProactiveStore.checkpoint` itself copies and truncates at once.
 
 Reads: the file's first :data:`MMAP_BYTES` are memory-mapped (``mmap_size``), so a page SQLite
 reads is the OS's page cache itself, not a ``pread`` copy into SQLite's own 2 MB cache: a
-retrieval at 100,000 memories reads a few hundred scattered pages (FTS5 rows and sizes for BM25,
-200 stored vectors to re-rank), whose CPU this cut by 30-50 % (300 retrievals' statements
-replayed alone). The mapping shares the page cache (no memory of the process's own; the kernel
-evicts as usual); writes still go through the WAL.
+retrieval reads a few hundred scattered pages (FTS5 rows and sizes for BM25, 200 stored vectors
+to re-rank), each then without a copy. The mapping shares the page cache (no memory of the
+process's own; the kernel evicts as usual); writes still go through the WAL.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ class ProactiveStore(
         # The checkpoints' own connection (opened on first use, see the module docstring).
         self._checkpointer: aiosqlite.Connection | None = None
         self._checkpoint_lock = asyncio.Lock()
-        # The id of the newest short-term turn (v14: the store gives them, ``next_turn_id``).
+        # The id of the newest short-term turn (the store gives them, ``next_turn_id``).
         self._last_turn_id = 0
 
     @classmethod
@@ -212,7 +212,7 @@ class ProactiveStore(
     def next_turn_id(self) -> int:
         """The id of a new short-term turn: unique across sessions, above every stored one.
 
-        From v14 short-term turns are ordered by session (``memory_sql.py``), so the file
+        Short-term turns are ordered by session (``memory_turns`` in ``schema.sql``), so the file
         cannot give a growing id without a second B-tree; the store's one connection gives them,
         from the largest stored when it opened (one scan, of at most a day's turns). An id taken
         by a write that was rolled back is not given again.

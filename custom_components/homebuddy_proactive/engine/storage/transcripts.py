@@ -33,7 +33,7 @@ class TranscriptRecord(NamedTuple):
 
 
 class FinalTurn(NamedTuple):
-    """The short-term turn a final makes, written with it (see v13; a tuple: one per final)."""
+    """The short-term turn a final makes, written with it (a tuple: one per final)."""
 
     episode_id: str
     language: str | None
@@ -42,7 +42,7 @@ class FinalTurn(NamedTuple):
     text: str | None = None
 
 
-# The statement of a final (v14: with its turn's id), its parameters in this order.
+# The statement of a final (with its turn's id), its parameters in this order.
 _FINAL_SQL: Final = (
     "INSERT INTO final_writes (event_id, client_id, session_id, text, speaker, language,"
     " timestamp, received_at, episode_id, turn_text, turn_language, turn_at, turn_id)"
