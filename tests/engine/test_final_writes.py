@@ -25,7 +25,7 @@ from custom_components.homebuddy_proactive.engine.storage import (
     ProactiveStore,
     TranscriptRecord,
 )
-from custom_components.homebuddy_proactive.engine.storage.memory_schema import (
+from custom_components.homebuddy_proactive.engine.storage.memory_sql import (
     MAX_EPISODE_TURN_CHARACTERS,
 )
 

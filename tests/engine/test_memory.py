@@ -45,7 +45,7 @@ from custom_components.homebuddy_proactive.engine.storage import (
     ProactiveStore,
     TranscriptRecord,
 )
-from custom_components.homebuddy_proactive.engine.storage.memory_schema import EPISODE_TRIM_EVERY
+from custom_components.homebuddy_proactive.engine.storage.memory_sql import EPISODE_TRIM_EVERY
 from tests.engine.conftest import EngineHarness, insert_old_memory
 from tests.fake_ollama import FakeOllama, FakeReply, last_user_prompt
 

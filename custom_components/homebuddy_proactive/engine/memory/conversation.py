@@ -1,18 +1,18 @@
 """Short-term memory and episodes: the turns of each session and the conversations they make up.
 
-The schema's triggers open each turn's episode and drop a session's older turns (in batches,
-v14: reads take its newest ``SHORT_TERM_TURNS`` only); an open episode's turns are copied into
-its own turns when it closes (v15). An open episode's end time and turn count
-are read from its turns and written into its row when it closes (v14). A glasses final's turns
+The schema's triggers (``storage/schema.sql``) open each turn's episode and drop a session's
+older turns (in batches: reads take its newest ``SHORT_TERM_TURNS`` only); an open episode's
+turns are copied into its own turns when it closes. An open episode's end time and turn count
+are read from its turns and written into its row when it closes. A glasses final's turns
 are written with its transcript (``TranscriptTable.add_final``) and read its text from there
-(``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_schema.py``).
+(``TURN_TEXT``, ``EPISODE_TURN_TEXT`` in ``memory_sql.py``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from ..storage.memory_schema import (
+from ..storage.memory_sql import (
     CLOSED_COUNTS,
     EPISODE_END_TIME,
     SHORT_TERM_KEPT,
@@ -56,7 +56,7 @@ class ConversationStore(MemoryTables):
         return [turn_from_row(row) for row in rows]
 
     async def expire_turns(self, before: datetime) -> int:
-        """Delete short-term turns older than ``before`` (an open episode keeps them: v15)."""
+        """Delete short-term turns older than ``before`` (an open episode keeps them)."""
         older = "julianday(created_at) < julianday(?)"
         for statement in flush_turns(older):
             await self._db.execute(statement, (before.isoformat(),))
@@ -133,7 +133,7 @@ class ConversationStore(MemoryTables):
 
     async def close_episode(self, episode_id: str, now: datetime, summary: EpisodeSummary) -> None:
         """Record an episode as closed (its end time and turn count in its row, its turns
-        copied: v15), with its summary."""
+        copied), with its summary."""
         for statement in flush_turns(
             "session_id = (SELECT session_id FROM memory_episodes WHERE episode_id = ?)"
             " AND episode_id = ?"

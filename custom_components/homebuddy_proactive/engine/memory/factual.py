@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from ..storage.memories import MEMORY_COLUMNS, MemoryRecord, memory_from_row
-from ..storage.memory_schema import CODE_FACTUAL, CODES
+from ..storage.memory_sql import CODE_FACTUAL, CODES
 from .records import STORE_FACTUAL, ScoredMemory
 from .scoring import ScoreWeights, score_sql
 from .search import phrase, search_text

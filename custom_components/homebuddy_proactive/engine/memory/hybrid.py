@@ -1,8 +1,8 @@
 """Hybrid retrieval: FTS5/BM25 and embedding vectors, fused by reciprocal rank fusion.
 
 With an embedding model chosen (none by default), every long-term memory gets a vector from
-Ollama's ``/api/embed``, stored in the engine's SQLite file (``memory_vectors``, schema v9) and
-indexed in memory (``vectors.py``). A search embeds the query (at most :data:`QUERY_TIMEOUT`),
+Ollama's ``/api/embed``, stored in the engine's SQLite file (``memory_vectors``) and indexed
+in memory (``vectors.py``). A search embeds the query (at most :data:`QUERY_TIMEOUT`),
 takes the client's and ``global``'s nearest memories that stand out (:func:`similarity_floor`),
 and fuses that ranking with BM25's: each memory scores the sum of ``1 / (RRF_K + rank)`` over the
 rankings it is in, normalised so the best is 1 (the relevance the caller multiplies by
@@ -10,7 +10,7 @@ rankings it is in, normalised so the best is 1 (the relevance the caller multipl
 :data:`RETRY_SECONDS`): BM25 alone, exactly as without embeddings.
 
 A superseded fact leaves the vectors as it leaves the FTS5 index: its vector is deleted from the
-file with the supersession (schema v12) and from the index at once, and it is never embedded
+file with the supersession (a trigger) and from the index at once, and it is never embedded
 again.
 
 Vectors are computed in the background, never on the path of an acknowledgement: a write
@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..llm import ModelError, OllamaModel
-from ..storage.memory_schema import CODES
+from ..storage.memory_sql import CODES
 from .records import STORE_CODES, SearchHit, store_of_code
 from .stores import MemoryStore
 from .vectors import INLINE_ROWS, VectorIndex, cosines, quantise, unit

@@ -10,19 +10,9 @@ loading of the rows kept (``MemoryStore.scores_on``, ``scored_on``) go through i
 A retrieval is two trips to SQLite's thread (``ProactiveStore.run``), whatever it reads: BM25
 while the query's embedding is computed and the sign-bit pass runs (``hybrid.py``), then the
 re-ranking, the fusion, the scores, the chosen rows, the preference fill and the access counts.
-One trip per statement made each retrieval wake the loop and that thread a dozen times, and
-made them wait for each other's GIL; the loop now only sends the embedding request (at 100,000
-memories: a quarter to a half less CPU per retrieval, ``scripts/bench/bench_memory.py --vectors``).
-
-Measured and not kept (100,000 memories with vectors, interleaved with this design on a noisy
-2-core machine, 500 queries a run): the reads on a read-only connection of their own, in one
-trip after the embedding (wall p50 14.1-15.7 ms against 11.0-13.0, CPU p50 12.9-13.9 against
-11.0-11.9, p99 alike); the same with BM25 on that connection while the embedding is computed
-(worse still). Likely why: each access-count commit (and, running, each final) resets that
-connection's page cache and FTS5 structure (WAL: another connection wrote), so it reads more
-per retrieval (without the access counts, one run: CPU p50 11.9 ms); and BM25 after the
-embedding no longer overlaps it. The sign-bit pass in the second trip instead of an executor
-thread: within the noise (4 pairs), and it holds the writing thread.
+Every read stays on the store's own connection: its page cache and the search index's
+structures stay warm across retrievals, where a second connection's would be reset by every
+commit (access counts, finals). ``scripts/bench/bench_memory.py --vectors`` measures it.
 """
 
 from __future__ import annotations

@@ -10,8 +10,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from ..storage.fields import (
+    Field,
+    column_list,
+    integer,
+    number,
+    optional_time,
+    row_reader,
+    shown,
+    strings,
+    text,
+    time,
+)
 from ..storage.memories import MEMORY_COLUMNS, MemoryRecord, memory_from_row
-from ..storage.memory_schema import (
+from ..storage.memory_sql import (
     CODE_AFFECTIVE,
     CODE_EPISODIC,
     CODE_FACTUAL,
@@ -70,7 +82,7 @@ def index_key(store: str, memory_id: int) -> int:
 
 
 # The moment a memory's age is counted from (SQL over its table; an open episode's end time is
-# its newest turn's, v14).
+# its newest turn's).
 AGE_COLUMNS: Final = {
     STORE_FACTUAL: "created_at",
     STORE_EPISODIC: EPISODE_END_TIME,
@@ -82,7 +94,7 @@ AGE_COLUMNS: Final = {
 def memory_ref(store: str, memory_id: int) -> int:
     """One integer naming a long-term memory across stores (kept in insights' memory_ids).
 
-    Factual memories keep their id (as before v3); the others are negative.
+    Factual memories keep their id (the ``memories`` table's); the others are negative.
     """
     if store == STORE_FACTUAL:
         return memory_id
@@ -94,14 +106,6 @@ def parse_memory_ref(ref: int) -> tuple[str, int]:
     if ref > 0:
         return STORE_FACTUAL, ref
     return store_of_code(-ref % CODES), -ref // CODES
-
-
-def _time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
-def _strings(value: str | None) -> tuple[str, ...]:
-    return tuple(str(item) for item in json.loads(value or "[]"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,17 +123,7 @@ class TurnRecord:
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict."""
-        return {
-            "store": STORE_SHORT_TERM,
-            "id": self.id,
-            "client_id": self.client_id,
-            "session_id": self.session_id,
-            "episode_id": self.episode_id,
-            "speaker": self.speaker,
-            "content": self.text,
-            "language": self.language,
-            "created_at": self.created_at.isoformat(),
-        }
+        return {"store": STORE_SHORT_TERM, **shown(self, TURN_FIELDS)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,30 +153,7 @@ class EpisodeRecord:
 
     def as_dict(self, *, with_turns: bool = True) -> dict[str, Any]:
         """Return a JSON-friendly dict (the turn list only when asked)."""
-        data: dict[str, Any] = {
-            "store": STORE_EPISODIC,
-            "id": self.id,
-            "episode_id": self.episode_id,
-            "client_id": self.client_id,
-            "session_id": self.session_id,
-            "content": self.summary or "",
-            "start_time": self.start_time.isoformat(),
-            "end_time": self.end_time.isoformat(),
-            "closed_at": self.closed_at.isoformat() if self.closed_at else None,
-            "turn_count": self.turn_count,
-            "summary": self.summary,
-            "summary_source": self.summary_source,
-            "key_interactions": [turn.as_dict() for turn in self.key_interactions],
-            "topics": list(self.topics),
-            "emotional_tone": self.emotional_tone,
-            "language": self.language,
-            "compacted_at": self.compacted_at.isoformat() if self.compacted_at else None,
-            "created_at": self.start_time.isoformat(),
-            "importance": self.importance,
-            "access_count": self.access_count,
-            "last_access": self.last_access.isoformat() if self.last_access else None,
-            "feedback": self.feedback,
-        }
+        data = {"store": STORE_EPISODIC, **shown(self, EPISODE_FIELDS)}
         if with_turns:
             data["turns"] = [turn.as_dict() for turn in self.turns]
         return data
@@ -209,24 +180,7 @@ class ProcedureRecord:
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict."""
-        return {
-            "store": STORE_PROCEDURAL,
-            "id": self.id,
-            "client_id": self.client_id,
-            "content": self.name,
-            "name": self.name,
-            "steps": list(self.steps),
-            "prerequisites": list(self.prerequisites),
-            "difficulty": self.difficulty,
-            "success_criteria": self.success_criteria,
-            "created_at": self.created_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
-            "source": self.source,
-            "importance": self.importance,
-            "access_count": self.access_count,
-            "last_access": self.last_access.isoformat() if self.last_access else None,
-            "feedback": self.feedback,
-        }
+        return {"store": STORE_PROCEDURAL, **shown(self, PROCEDURE_FIELDS)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -249,23 +203,7 @@ class AffectRecord:
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict."""
-        return {
-            "store": STORE_AFFECTIVE,
-            "id": self.id,
-            "client_id": self.client_id,
-            "content": self.context,
-            "sentiment": self.sentiment,
-            "emotions": list(self.emotions),
-            "context": self.context,
-            "triggers": list(self.triggers),
-            "episode_id": self.episode_id,
-            "created_at": self.created_at.isoformat(),
-            "source": self.source,
-            "importance": self.importance,
-            "access_count": self.access_count,
-            "last_access": self.last_access.isoformat() if self.last_access else None,
-            "feedback": self.feedback,
-        }
+        return {"store": STORE_AFFECTIVE, **shown(self, AFFECT_FIELDS)}
 
 
 def factual_dict(memory: MemoryRecord) -> dict[str, Any]:
@@ -304,108 +242,103 @@ class ScoredMemory:
     score: float
 
 
-TURN_COLUMNS: Final = (
-    f"id, client_id, session_id, episode_id, speaker, {TURN_TEXT}, language, created_at"
-)
-EPISODE_COLUMNS: Final = (
-    f"id, episode_id, client_id, session_id, start_time, {EPISODE_END_TIME}, closed_at,"
-    f" {EPISODE_TURNS_JSON}, {EPISODE_TURN_COUNT},"
-    " summary, summary_source, key_interactions, topics, emotional_tone, language,"
-    " compacted_at, importance, access_count, last_access, feedback"
-)
-PROCEDURE_COLUMNS: Final = (
-    "id, client_id, name, steps, prerequisites, difficulty, success_criteria, created_at,"
-    " updated_at, source, importance, access_count, last_access, feedback"
-)
-AFFECT_COLUMNS: Final = (
-    "id, client_id, sentiment, emotions, context, triggers, episode_id, created_at, source,"
-    " importance, access_count, last_access, feedback"
-)
-STORE_COLUMNS: Final = {
-    STORE_FACTUAL: MEMORY_COLUMNS,
-    STORE_EPISODIC: EPISODE_COLUMNS,
-    STORE_PROCEDURAL: PROCEDURE_COLUMNS,
-    STORE_AFFECTIVE: AFFECT_COLUMNS,
-}
-
-
-def turn_from_row(row: Sequence[Any]) -> TurnRecord:
-    return TurnRecord(
-        id=int(row[0]),
-        client_id=row[1],
-        session_id=row[2],
-        episode_id=row[3],
-        speaker=row[4],
-        text=row[5],
-        language=row[6],
-        created_at=datetime.fromisoformat(row[7]),
-    )
+def _turns_shown(turns: tuple[EpisodeTurn, ...]) -> list[dict[str, Any]]:
+    return [turn.as_dict() for turn in turns]
 
 
 def _episode_turns(value: str | None) -> tuple[EpisodeTurn, ...]:
     return tuple(EpisodeTurn.from_dict(item) for item in json.loads(value or "[]"))
 
 
-def episode_from_row(row: Sequence[Any]) -> EpisodeRecord:
-    return EpisodeRecord(
-        id=int(row[0]),
-        episode_id=row[1],
-        client_id=row[2],
-        session_id=row[3],
-        start_time=datetime.fromisoformat(row[4]),
-        end_time=datetime.fromisoformat(row[5]),
-        closed_at=_time(row[6]),
-        turns=_episode_turns(row[7]),
-        turn_count=int(row[8]),
-        summary=row[9],
-        summary_source=row[10],
-        key_interactions=_episode_turns(row[11]),
-        topics=_strings(row[12]),
-        emotional_tone=row[13],
-        language=row[14],
-        compacted_at=_time(row[15]),
-        importance=float(row[16]),
-        access_count=int(row[17]),
-        last_access=_time(row[18]),
-        feedback=row[19],
-    )
+# Each store's fields, in column order (``storage/fields.py``): the columns read, how a row
+# becomes its record, and how the record is listed and exported, all follow from these.
+# Every long-term memory ends with what scores it.
+_SCORED: Final = (
+    number("importance"),
+    integer("access_count"),
+    optional_time("last_access"),
+    text("feedback"),
+)
+TURN_FIELDS: Final = (
+    integer("id"),
+    text("client_id"),
+    text("session_id"),
+    text("episode_id"),
+    text("speaker"),
+    text("text", column=TURN_TEXT, key="content"),
+    text("language"),
+    time("created_at"),
+)
+EPISODE_FIELDS: Final = (
+    integer("id"),
+    text("episode_id"),
+    text("client_id"),
+    text("session_id", then=(("content", lambda episode: episode.summary or ""),)),
+    time("start_time"),
+    time("end_time", column=EPISODE_END_TIME),
+    optional_time("closed_at"),
+    Field("turns", read=_episode_turns, column=EPISODE_TURNS_JSON, shown=False),
+    integer("turn_count", column=EPISODE_TURN_COUNT),
+    text("summary"),
+    text("summary_source"),
+    Field("key_interactions", read=_episode_turns, show=_turns_shown),
+    strings("topics"),
+    text("emotional_tone"),
+    text("language"),
+    optional_time(
+        "compacted_at",
+        then=(("created_at", lambda episode: episode.start_time.isoformat()),),
+    ),
+    *_SCORED,
+)
+PROCEDURE_FIELDS: Final = (
+    integer("id"),
+    text("client_id", then=(("content", lambda procedure: procedure.name),)),
+    text("name"),
+    strings("steps"),
+    strings("prerequisites"),
+    text("difficulty"),
+    text("success_criteria"),
+    time("created_at"),
+    time("updated_at"),
+    text("source"),
+    *_SCORED,
+)
+AFFECT_FIELDS: Final = (
+    integer("id"),
+    text("client_id", then=(("content", lambda affect: affect.context),)),
+    number("sentiment"),
+    strings("emotions"),
+    text("context"),
+    strings("triggers"),
+    text("episode_id"),
+    time("created_at"),
+    text("source"),
+    *_SCORED,
+)
 
+TURN_COLUMNS: Final = column_list(TURN_FIELDS)
+EPISODE_COLUMNS: Final = column_list(EPISODE_FIELDS)
+PROCEDURE_COLUMNS: Final = column_list(PROCEDURE_FIELDS)
+AFFECT_COLUMNS: Final = column_list(AFFECT_FIELDS)
+STORE_COLUMNS: Final = {
+    STORE_FACTUAL: MEMORY_COLUMNS,
+    STORE_EPISODIC: EPISODE_COLUMNS,
+    STORE_PROCEDURAL: PROCEDURE_COLUMNS,
+    STORE_AFFECTIVE: AFFECT_COLUMNS,
+}
+# Each store's JSON list columns (an edit stores a list as JSON).
+JSON_LIST_COLUMNS: Final = frozenset(
+    field.name
+    for fields in (EPISODE_FIELDS, PROCEDURE_FIELDS, AFFECT_FIELDS)
+    for field in fields
+    if field.read is not None and field.show is list
+)
 
-def procedure_from_row(row: Sequence[Any]) -> ProcedureRecord:
-    return ProcedureRecord(
-        id=int(row[0]),
-        client_id=row[1],
-        name=row[2],
-        steps=_strings(row[3]),
-        prerequisites=_strings(row[4]),
-        difficulty=row[5],
-        success_criteria=row[6],
-        created_at=datetime.fromisoformat(row[7]),
-        updated_at=datetime.fromisoformat(row[8]),
-        source=row[9],
-        importance=float(row[10]),
-        access_count=int(row[11]),
-        last_access=_time(row[12]),
-        feedback=row[13],
-    )
-
-
-def affect_from_row(row: Sequence[Any]) -> AffectRecord:
-    return AffectRecord(
-        id=int(row[0]),
-        client_id=row[1],
-        sentiment=float(row[2]),
-        emotions=_strings(row[3]),
-        context=row[4],
-        triggers=_strings(row[5]),
-        episode_id=row[6],
-        created_at=datetime.fromisoformat(row[7]),
-        source=row[8],
-        importance=float(row[9]),
-        access_count=int(row[10]),
-        last_access=_time(row[11]),
-        feedback=row[12],
-    )
+turn_from_row: Final = row_reader(TurnRecord, TURN_FIELDS)
+episode_from_row: Final = row_reader(EpisodeRecord, EPISODE_FIELDS)
+procedure_from_row: Final = row_reader(ProcedureRecord, PROCEDURE_FIELDS)
+affect_from_row: Final = row_reader(AffectRecord, AFFECT_FIELDS)
 
 
 def record_from_row(store: str, row: Sequence[Any]) -> LongTermRecord:

@@ -1,4 +1,4 @@
-"""The memory score: recency, frequency, feedback and importance, weighted (seed 001), in
+"""The memory score: recency, frequency, feedback and importance, weighted, in
 Python and as the SQL expression the stores rank and decay with.
 """
 
@@ -17,7 +17,7 @@ RECENCY_DECAY_PER_DAY: Final = 0.1
 
 @dataclass(frozen=True, kw_only=True)
 class ScoreWeights:
-    """The weights of the memory score (seed 001: 0.6 / 0.2 / 0.1 / 0.1)."""
+    """The weights of the memory score (0.6 / 0.2 / 0.1 / 0.1 unless tuned, ``docs/memory.md``)."""
 
     recency: float = 0.6
     frequency: float = 0.2
@@ -47,7 +47,7 @@ def memory_score(
     feedback: str | None,
     importance: float,
 ) -> float:
-    """The seed's score: recency, frequency, feedback and importance, weighted."""
+    """The memory score: recency, frequency, feedback and importance, weighted."""
     return (
         weights.recency * math.exp(-RECENCY_DECAY_PER_DAY * max(age_days, 0.0))
         + weights.frequency * math.log(1 + access_count)

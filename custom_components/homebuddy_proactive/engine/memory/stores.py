@@ -1,4 +1,4 @@
-"""SQL of the five memory stores (schema v3), on the connection of the engine's store.
+"""SQL of the five memory stores (``storage/schema.sql``), on the connection of the engine's store.
 
 Short-term turns, episodes, procedures, factual memories (the ``memories`` table) and affective
 memories, all scoped by ``client_id`` (``global`` for everyone). :class:`MemoryStore` joins the
@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from ..storage.memory_schema import CODES, SHORT_TERM_KEPT, flush_turns
+from ..storage.memory_sql import CODES, SHORT_TERM_KEPT, flush_turns
 from .affective import AffectiveStore
 from .conversation import ConversationStore
 from .factual import FactualStore
@@ -26,8 +26,8 @@ from .history import HistoryStore
 from .procedural import ProceduralStore
 from .records import (
     AGE_COLUMNS,
+    JSON_LIST_COLUMNS,
     LONG_TERM_STORES,
-    STORE_AFFECTIVE,
     STORE_CODES,
     STORE_COLUMNS,
     STORE_EPISODIC,
@@ -44,29 +44,20 @@ from .records import (
 from .scoring import ScoreWeights, score_sql
 from .search import MATCH_BUDGET, MatchPlan, document_count_sql, plan_match, term_patterns
 from .tables import ids_json, rows_of, to_json, where_equal
+from .validation import EDITABLE_FIELDS
 from .vector_store import VectorStore
 
-# Columns a user's edit may set (MemoryEngine.revise validates the values).
-_EDITABLE_COLUMNS: Final = {
-    STORE_FACTUAL: frozenset({"kind", "content", "importance"}),
-    STORE_EPISODIC: frozenset(
-        {"summary", "summary_source", "topics", "emotional_tone", "importance"}
-    ),
-    STORE_PROCEDURAL: frozenset(
-        {
-            "name",
-            "name_key",
-            "steps",
-            "prerequisites",
-            "difficulty",
-            "success_criteria",
-            "updated_at",
-            "importance",
-        }
-    ),
-    STORE_AFFECTIVE: frozenset({"sentiment", "emotions", "context", "triggers", "importance"}),
+_SET_WITH_EDITS: Final = {
+    STORE_EPISODIC: frozenset({"summary_source"}),
+    STORE_PROCEDURAL: frozenset({"name_key", "updated_at"}),
 }
-_JSON_COLUMNS: Final = frozenset({"topics", "steps", "prerequisites", "emotions", "triggers"})
+
+# Columns a user's edit may set: the fields a user may correct (MemoryEngine.revise validates
+# them) and the columns an edit sets with them (``validation.edited_columns``).
+_EDITABLE_COLUMNS: Final = {
+    store: frozenset(fields) | _SET_WITH_EDITS.get(store, frozenset())
+    for store, fields in EDITABLE_FIELDS.items()
+}
 # Pages of the search index one merge step writes, and the most steps one merge takes.
 MERGE_PAGES: Final = 16
 MAX_MERGE_STEPS: Final = 100_000
@@ -162,7 +153,7 @@ class MemoryStore(
         if store == STORE_SHORT_TERM:
             # The session's turns already past short-term memory (waiting for their batch's
             # trim) go first: with one turn fewer, the newest of them would be shown again.
-            # Its open episode's turns are copied first (v15): the episode keeps them all.
+            # Its open episode's turns are copied first: the episode keeps them all.
             session = (
                 "session_id = (SELECT session_id FROM memory_turns"
                 f" WHERE {sql.partition(' WHERE ')[2]})"
@@ -185,7 +176,7 @@ class MemoryStore(
         if unknown or not values:
             raise ValueError(f"cannot set {sorted(unknown) or 'nothing'} on {store} memories")
         params: dict[str, Any] = {
-            column: to_json(list(value)) if column in _JSON_COLUMNS else value
+            column: to_json(list(value)) if column in JSON_LIST_COLUMNS else value
             for column, value in values.items()
         }
         assignments = ", ".join(f"{column} = :{column}" for column in values)

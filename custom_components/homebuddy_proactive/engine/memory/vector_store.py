@@ -1,4 +1,4 @@
-"""The queries of the memories' vectors (``memory_vectors``, schema v9): what still needs a
+"""The queries of the memories' vectors (``memory_vectors``): what still needs a
 vector, storing vectors, and reading them back for the index and its re-ranking."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..storage.memory_schema import CODES
+from ..storage.memory_sql import CODES
 from ..storage.memory_vectors import EMBEDDED_TEXTS, pending_sql
 from .tables import MemoryTables, ids_json, rows_of
 

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 import simsimd
 
-from ..storage.memory_schema import CODES
+from ..storage.memory_sql import CODES
 
 # Hamming candidates re-ranked by their int8 cosine.
 RERANK: Final = 200

@@ -5,9 +5,10 @@ reminder cards (one module per table).
 May import ``text`` and ``const`` only; every other room reaches the file through here.
 """
 
-from .database import MIGRATIONS, SCHEMA_VERSION, ProactiveStore, StoreError
+from .database import ProactiveStore, StoreError
 from .insights import InsightRecord
 from .memories import MEMORY_COLUMNS, MemoryRecord, memory_from_row
+from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .people import PersonObservation
 from .search_index import register_search_functions, search_key, search_text
 from .session_summaries import SessionSummaryRecord

@@ -14,15 +14,14 @@ acknowledgement of a row that is gone).
 
 A caller whose write is one statement (a final, ``transcripts.py``) hands it to :meth:`write`:
 the statements of every such caller waiting for the same commit run with it, in one call into
-the database's thread (each a trip of its own before: a queue, a thread wake-up and a loop
-wake-up per statement), through :func:`in_thread`.
+the database's thread (instead of a queue, a thread wake-up and a loop wake-up per statement),
+through :func:`in_thread`.
 
 A commit takes those statements when the database's thread comes to it, not when the loop
 queued it: the thread needs Python's lock to start, and a busy loop holds it until it waits for
-its sockets, so a commit queued after the first final of a wave used to carry that one final
-alone while the rest of the wave waited for the next commit (two commits, two thread trips and
-the loop idle through both). Now the whole wave goes in one: under the 50-socket load of
-``scripts/bench/bench_ingest.py`` about 47 finals per commit instead of 25, half the commits. The
+its sockets, so the whole wave of finals that arrived meanwhile goes in one commit (one thread
+trip) rather than the first final alone and the rest in the next. ``scripts/bench/bench_ingest.py``
+measures it under load. The
 statements waiting are appended by the loop and taken by the thread under a lock; their
 callers are still answered on the loop.
 """

@@ -1,8 +1,9 @@
-"""The engine's SQLite file (aiosqlite, WAL): the connection, its pragmas and the migrations.
+"""The engine's SQLite file (aiosqlite, WAL): the connection, its pragmas and its checkpoints.
 
 :class:`ProactiveStore` is the file's one connection. The queries of each table live in the
 module that owns it (``transcripts.py``, ``insights.py``, ``memories.py``, ``people.py``,
-``auth_sessions.py``, ``session_summaries.py``), joined here as the store's methods; the memory
+``auth_sessions.py``, ``session_summaries.py``, ``waiting_cards.py``), joined here as the
+store's methods; the schema is ``schema.sql``, made by ``migrations/`` as the file opens; the memory
 room and the alarms use :attr:`ProactiveStore.connection` for their own tables. Every write is
 committed before the call returns, so a caller that acknowledges after awaiting a write never
 acknowledges something that is not committed. A final (``add_final``: its transcript and its
@@ -12,8 +13,8 @@ share one call into the database's thread and one commit.
 Durability: ``synchronous=NORMAL`` in WAL mode: every commit (every acknowledged final) is in
 the WAL before the call returns, so it survives a crash of the process; the WAL is synced at
 each checkpoint, so a power loss or an OS crash can lose what was committed since the last one
-(at most :data:`CHECKPOINT_INTERVAL_SECONDS`). ``FULL`` (one fsync per final) measured 2-3x
-fewer finals per second under load and multi-millisecond ack stalls. The
+(at most :data:`CHECKPOINT_INTERVAL_SECONDS`); ``FULL`` would cost an fsync per final, and
+the acknowledgements would wait for it. The
 WAL is never checkpointed inside a commit (``wal_autocheckpoint=0``): a background task owned
 by the store checkpoints it every :data:`CHECKPOINT_INTERVAL_SECONDS` after writes (sooner once
 it grows past :data:`CHECKPOINT_WAL_BYTES`), on a connection of its own (its own thread), so no
@@ -21,16 +22,15 @@ query of the store's connection ever waits behind a checkpoint: ``PASSIVE`` (it 
 into the file and syncs it without taking the write lock; the next write then starts the WAL
 over, and ``journal_size_limit`` cuts its file back to :data:`WAL_SIZE_LIMIT_BYTES`). Only in a
 round with nothing written since the last copy does it also ``TRUNCATE`` the WAL to zero bytes
-(without waiting: busy, it is tried again next round): truncating takes the write lock, and right
-after a burst of finals a write waiting for it stalled an acknowledgement by 20-60 ms (the
-truncation's sync); :meth:`ProactiveStore.checkpoint` itself copies and truncates at once.
+(without waiting: busy, it is tried again next round): truncating takes the write lock and
+syncs, so right after a burst of finals a write waiting for it would stall an acknowledgement;
+:meth:`ProactiveStore.checkpoint` itself copies and truncates at once.
 
 Reads: the file's first :data:`MMAP_BYTES` are memory-mapped (``mmap_size``), so a page SQLite
 reads is the OS's page cache itself, not a ``pread`` copy into SQLite's own 2 MB cache: a
-retrieval at 100,000 memories reads a few hundred scattered pages (FTS5 rows and sizes for BM25,
-200 stored vectors to re-rank), whose CPU this cut by 30-50 % (300 retrievals' statements
-replayed alone). The mapping shares the page cache (no memory of the process's own; the kernel
-evicts as usual); writes still go through the WAL.
+retrieval reads a few hundred scattered pages (FTS5 rows and sizes for BM25, 200 stored vectors
+to re-rank), each then without a copy. The mapping shares the page cache (no memory of the
+process's own; the kernel evicts as usual); writes still go through the WAL.
 """
 
 from __future__ import annotations
@@ -46,34 +46,22 @@ from typing import Final, TypeVar
 
 import aiosqlite
 
-from .alarm_schema import ALARM_SCHEMA_V4, ALARM_SCHEMA_V16
 from .auth_sessions import AuthSessionTable
 from .commits import GroupCommit, in_thread
 from .insights import InsightTables
 from .memories import MemoryTable
-from .memory_schema import (
-    MEMORY_SCHEMA_V3,
-    MEMORY_SCHEMA_V5,
-    MEMORY_SCHEMA_V8,
-    MEMORY_SCHEMA_V10,
-    MEMORY_SCHEMA_V11,
-    MEMORY_SCHEMA_V13,
-    MEMORY_SCHEMA_V14,
-    MEMORY_SCHEMA_V15,
+from .migrations import (
+    MEMORY_SCHEMA_VERSION,
+    SCHEMA_VERSION,
+    NewerSchemaError,
+    migrate,
+    schema_version,
 )
-from .memory_vectors import MEMORY_VECTOR_SCHEMA_V9, MEMORY_VECTOR_SCHEMA_V12
 from .people import SessionPeopleTable
 from .search_index import register_search_functions
-from .session_summaries import SESSION_SUMMARY_SCHEMA_V7, SessionSummaryTable
-from .transcripts import (
-    TRANSCRIPT_SCHEMA_V6,
-    TRANSCRIPT_SCHEMA_V11,
-    TRANSCRIPT_SCHEMA_V13,
-    TRANSCRIPT_SCHEMA_V14,
-    TRANSCRIPT_SCHEMA_V15,
-    TranscriptTable,
-)
-from .waiting_cards import WAITING_CARD_SCHEMA_V17, WaitingCardTable
+from .session_summaries import SessionSummaryTable
+from .transcripts import TranscriptTable
+from .waiting_cards import WaitingCardTable
 
 LOGGER = logging.getLogger(__name__)
 
@@ -110,104 +98,6 @@ class StoreError(Exception):
     """The database could not be opened or migrated."""
 
 
-# Forward-only migrations; index + 1 is the schema version they produce.
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
-    (
-        """CREATE TABLE transcripts (
-            id INTEGER PRIMARY KEY,
-            event_id TEXT NOT NULL,
-            client_id TEXT NOT NULL,
-            session_id TEXT NOT NULL,
-            text TEXT NOT NULL,
-            speaker TEXT,
-            language TEXT,
-            timestamp TEXT NOT NULL,
-            received_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX transcripts_session ON transcripts (session_id, timestamp)",
-        """CREATE TABLE insights (
-            insight_id TEXT PRIMARY KEY,
-            client_id TEXT NOT NULL,
-            session_id TEXT NOT NULL,
-            event_id TEXT,
-            source TEXT NOT NULL,
-            text TEXT NOT NULL,
-            intent TEXT NOT NULL,
-            confidence REAL NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX insights_session ON insights (session_id, created_at)",
-        """CREATE TABLE feedback (
-            id INTEGER PRIMARY KEY,
-            insight_id TEXT NOT NULL,
-            client_id TEXT NOT NULL,
-            useful INTEGER NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        """CREATE TABLE memories (
-            id INTEGER PRIMARY KEY,
-            client_id TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            content TEXT NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX memories_client ON memories (client_id, created_at)",
-        """CREATE TABLE session_people (
-            id INTEGER PRIMARY KEY,
-            session_id TEXT NOT NULL,
-            client_id TEXT NOT NULL,
-            name_key TEXT NOT NULL,
-            display_name TEXT NOT NULL,
-            observation TEXT NOT NULL,
-            created_at TEXT NOT NULL
-        )""",
-        "CREATE INDEX session_people_session ON session_people (session_id, name_key)",
-        """CREATE TABLE auth_sessions (
-            token_hash TEXT PRIMARY KEY,
-            username TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            expires_at TEXT NOT NULL
-        )""",
-    ),
-    (
-        # v2: insights remember their language and the memories that fed them (so feedback
-        # can reach those memories); memories gain the scoring metadata.
-        "ALTER TABLE insights ADD COLUMN language TEXT",
-        "ALTER TABLE insights ADD COLUMN memory_ids TEXT NOT NULL DEFAULT '[]'",
-        "ALTER TABLE memories ADD COLUMN importance REAL NOT NULL DEFAULT 0.5",
-        "ALTER TABLE memories ADD COLUMN access_count INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE memories ADD COLUMN last_access TEXT",
-        "ALTER TABLE memories ADD COLUMN feedback TEXT",
-        "ALTER TABLE memories ADD COLUMN source TEXT NOT NULL DEFAULT 'user'",
-        "CREATE INDEX feedback_insight ON feedback (insight_id)",
-    ),
-    MEMORY_SCHEMA_V3,
-    ALARM_SCHEMA_V4,
-    MEMORY_SCHEMA_V5,
-    TRANSCRIPT_SCHEMA_V6,
-    SESSION_SUMMARY_SCHEMA_V7,
-    MEMORY_SCHEMA_V8,
-    MEMORY_VECTOR_SCHEMA_V9,
-    MEMORY_SCHEMA_V10,
-    # v11: fewer pages written per final (transcripts and episode turns).
-    (*TRANSCRIPT_SCHEMA_V11, *MEMORY_SCHEMA_V11),
-    # v12: a superseded fact leaves the vectors as it leaves FTS.
-    MEMORY_VECTOR_SCHEMA_V12,
-    # v13: a final's text is written once, with its turn, in one statement.
-    (*MEMORY_SCHEMA_V13, *TRANSCRIPT_SCHEMA_V13),
-    # v14: a final writes two pages fewer (episode row, short-term index) and trims in batches.
-    (*MEMORY_SCHEMA_V14, *TRANSCRIPT_SCHEMA_V14),
-    # v15: a final writes one page fewer (its episode's turns are copied when it closes).
-    (*MEMORY_SCHEMA_V15, *TRANSCRIPT_SCHEMA_V15),
-    # v16: timed reminders, once or repeated, ring like alarms.
-    ALARM_SCHEMA_V16,
-    # v17: a reminder card waits for its glasses in the file, across restarts.
-    WAITING_CARD_SCHEMA_V17,
-)
-SCHEMA_VERSION: Final = len(MIGRATIONS)
-# The version that adds short-term memory (``memory_turns``).
-MEMORY_SCHEMA_VERSION: Final = 3
-
 # The tables :meth:`ProactiveStore.counts` reports (the memory stores count their own).
 _COUNTED_TABLES: Final = (
     "transcripts",
@@ -243,7 +133,7 @@ class ProactiveStore(
         # The checkpoints' own connection (opened on first use, see the module docstring).
         self._checkpointer: aiosqlite.Connection | None = None
         self._checkpoint_lock = asyncio.Lock()
-        # The id of the newest short-term turn (v14: the store gives them, ``next_turn_id``).
+        # The id of the newest short-term turn (the store gives them, ``next_turn_id``).
         self._last_turn_id = 0
 
     @classmethod
@@ -276,12 +166,12 @@ class ProactiveStore(
             await db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
             # The memory tables' triggers call these functions (also while migrating).
             await register_search_functions(db)
-            await store._migrate(target_version)
+            await migrate(db, target_version)
             if target_version >= MEMORY_SCHEMA_VERSION:
                 async with db.execute("SELECT COALESCE(MAX(id), 0) FROM memory_turns") as cursor:
                     row = await cursor.fetchone()
                 store._last_turn_id = int(row[0]) if row else 0
-        except (aiosqlite.Error, StoreError) as err:
+        except (aiosqlite.Error, NewerSchemaError) as err:
             await db.close()
             raise StoreError(f"cannot migrate database {path}: {err}") from err
         if checkpoint_interval is not None:
@@ -322,7 +212,7 @@ class ProactiveStore(
     def next_turn_id(self) -> int:
         """The id of a new short-term turn: unique across sessions, above every stored one.
 
-        From v14 short-term turns are ordered by session (``memory_schema.py``), so the file
+        Short-term turns are ordered by session (``memory_turns`` in ``schema.sql``), so the file
         cannot give a growing id without a second B-tree; the store's one connection gives them,
         from the largest stored when it opened (one scan, of at most a day's turns). An id taken
         by a write that was rolled back is not given again.
@@ -441,27 +331,7 @@ class ProactiveStore(
 
     async def schema_version(self) -> int:
         """Return the schema version of the open file."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
-
-    async def _migrate(self, target: int) -> None:
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise StoreError(
-                f"database schema {current} is newer than this version supports ({SCHEMA_VERSION})"
-            )
-        for version in range(current + 1, target + 1):
-            await self._db.execute("BEGIN")
-            try:
-                for statement in MIGRATIONS[version - 1]:
-                    await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version = {version}")
-                await self._db.commit()
-            except aiosqlite.Error:
-                await self._db.rollback()
-                raise
-            LOGGER.debug("Database migrated to schema %s", version)
+        return await schema_version(self._db)
 
     async def counts(self) -> dict[str, int]:
         """Return row counts per table (no contents), for diagnostics."""

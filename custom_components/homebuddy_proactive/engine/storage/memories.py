@@ -8,12 +8,25 @@ over the same columns, read through :data:`MEMORY_COLUMNS` and :func:`memory_fro
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
 import aiosqlite
+
+from .fields import (
+    column_list,
+    integer,
+    json_object,
+    number,
+    optional_integer,
+    optional_time,
+    row_reader,
+    shown,
+    text,
+    time,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,8 +43,8 @@ class MemoryRecord:
     last_access: datetime | None
     feedback: str | None
     source: str
-    # Schema v8: when the memory became true, when it stopped being (superseded by a newer
-    # memory, ``superseded_by``), and what it was learned from (JSON: session, episode, turns).
+    # When the memory became true, when it stopped being (superseded by a newer memory,
+    # ``superseded_by``), and what it was learned from (JSON: session, episode, turns).
     valid_from: datetime | None = None
     valid_until: datetime | None = None
     superseded_by: int | None = None
@@ -44,49 +57,29 @@ class MemoryRecord:
 
     def as_dict(self) -> dict[str, Any]:
         """Return a JSON-friendly dict."""
-        return {
-            "id": self.id,
-            "client_id": self.client_id,
-            "kind": self.kind,
-            "content": self.content,
-            "created_at": self.created_at.isoformat(),
-            "importance": self.importance,
-            "access_count": self.access_count,
-            "last_access": self.last_access.isoformat() if self.last_access else None,
-            "feedback": self.feedback,
-            "source": self.source,
-            "valid_from": self.valid_from.isoformat() if self.valid_from else None,
-            "valid_until": self.valid_until.isoformat() if self.valid_until else None,
-            "superseded_by": self.superseded_by,
-            "current": self.current,
-            "provenance": self.provenance,
-        }
+        return shown(self, MEMORY_FIELDS)
 
 
-MEMORY_COLUMNS: Final = (
-    "id, client_id, kind, content, created_at, importance, access_count, last_access, "
-    "feedback, source, valid_from, valid_until, superseded_by, provenance"
+# The factual memory's fields, in column order (``fields.py``).
+MEMORY_FIELDS: Final = (
+    integer("id"),
+    text("client_id"),
+    text("kind"),
+    text("content"),
+    time("created_at"),
+    number("importance"),
+    integer("access_count"),
+    optional_time("last_access"),
+    text("feedback"),
+    text("source"),
+    optional_time("valid_from"),
+    optional_time("valid_until"),
+    optional_integer("superseded_by", then=(("current", lambda record: record.current),)),
+    json_object("provenance"),
 )
-
-
-def memory_from_row(row: Sequence[Any]) -> MemoryRecord:
-    """A :class:`MemoryRecord` from a row of :data:`MEMORY_COLUMNS`."""
-    return MemoryRecord(
-        id=int(row[0]),
-        client_id=row[1],
-        kind=row[2],
-        content=row[3],
-        created_at=datetime.fromisoformat(row[4]),
-        importance=float(row[5]),
-        access_count=int(row[6]),
-        last_access=datetime.fromisoformat(row[7]) if row[7] else None,
-        feedback=row[8],
-        source=row[9],
-        valid_from=datetime.fromisoformat(row[10]) if row[10] else None,
-        valid_until=datetime.fromisoformat(row[11]) if row[11] else None,
-        superseded_by=int(row[12]) if row[12] is not None else None,
-        provenance=json.loads(row[13]) if row[13] else None,
-    )
+MEMORY_COLUMNS: Final = column_list(MEMORY_FIELDS)
+memory_from_row: Final = row_reader(MemoryRecord, MEMORY_FIELDS)
+"""A :class:`MemoryRecord` from a row of :data:`MEMORY_COLUMNS`."""
 
 
 class MemoryTable:

@@ -1,13 +1,13 @@
-"""Schema of the memories' embedding vectors (migrations v9, v12), in the engine's SQLite file.
+"""The memories' embedding vectors (``memory_vectors`` in ``schema.sql``): what each store embeds.
 
 One row per long-term memory that has been embedded, keyed like the search index
-(``id * 4 + store code``, ``memory_schema.py``), with the embedding model's name, the vector as
+(``id * 4 + store code``, ``memory_sql.py``), with the embedding model's name, the vector as
 int8 bytes (unit length × 127, 1 byte a dimension) and its sign bits (1 bit a dimension, the
 coarse in-memory index of ``memory/vectors.py``). Triggers delete a memory's vector with the
 memory and when the text it was computed from changes (or the memory changes client), so a
 stored vector always describes its memory's current text; the memory room embeds what has no
 vector for the chosen model (:func:`pending_sql`) in the background. A superseded fact
-(``valid_until`` set, v8) leaves the vectors as it leaves the search index (v12): its vector is
+(``valid_until`` set) leaves the vectors as it leaves the search index: its vector is
 deleted and it is never embedded again.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .memory_schema import (
+from .memory_sql import (
     CODE_AFFECTIVE,
     CODE_EPISODIC,
     CODE_FACTUAL,
@@ -61,45 +61,6 @@ EMBEDDED_TEXTS: Final[tuple[EmbeddedText, ...]] = (
     EmbeddedText(
         table="memory_affects", code=CODE_AFFECTIVE, text="{row}.context", columns=("context",)
     ),
-)
-
-
-def _triggers(embedded: EmbeddedText) -> tuple[str, ...]:
-    table, key = embedded.table, f"old.id * {CODES} + {embedded.code}"
-    changed = (
-        f"({embedded.text.format(row='old')}) IS NOT ({embedded.text.format(row='new')})"
-        " OR old.client_id IS NOT new.client_id"
-    )
-    watched = ", ".join((*embedded.columns, "client_id"))
-    return (
-        f"CREATE TRIGGER {table}_vector_delete AFTER DELETE ON {table} BEGIN "
-        f"DELETE FROM memory_vectors WHERE key = {key}; END",
-        f"CREATE TRIGGER {table}_vector_update AFTER UPDATE OF {watched} ON {table} "
-        f"WHEN {changed} BEGIN DELETE FROM memory_vectors WHERE key = {key}; END",
-    )
-
-
-MEMORY_VECTOR_SCHEMA_V9: Final[tuple[str, ...]] = (
-    """CREATE TABLE memory_vectors (
-        key INTEGER PRIMARY KEY,
-        client_id TEXT NOT NULL,
-        model TEXT NOT NULL,
-        vector BLOB NOT NULL,
-        bits BLOB NOT NULL
-    )""",
-    "CREATE INDEX memory_vectors_model ON memory_vectors (model, client_id)",
-    *(statement for embedded in EMBEDDED_TEXTS for statement in _triggers(embedded)),
-)
-
-
-# v12: a superseded fact's vector goes (those of facts superseded before, at once), as its
-# search index row does (v8); ``EMBEDDED_TEXTS`` no longer embeds superseded facts.
-MEMORY_VECTOR_SCHEMA_V12: Final[tuple[str, ...]] = (
-    f"CREATE TRIGGER memories_vector_supersede AFTER UPDATE OF valid_until ON memories"
-    f" WHEN new.valid_until IS NOT NULL BEGIN"
-    f" DELETE FROM memory_vectors WHERE key = old.id * {CODES} + {CODE_FACTUAL}; END",
-    f"DELETE FROM memory_vectors WHERE key IN (SELECT id * {CODES} + {CODE_FACTUAL}"
-    " FROM memories WHERE valid_until IS NOT NULL)",
 )
 
 

@@ -1,6 +1,6 @@
 """How text is folded for the memory search index, and the SQL functions its triggers call.
 
-The index (``memory_search``, see ``memory_schema.py``) is kept in step with the memory tables
+The index (``memory_search``, see ``memory_sql.py``) is kept in step with the memory tables
 by triggers that call ``hb_search_text``, so stored text and query terms are folded by the same
 code, the engine's one fold (``text/normalize.py``): case-insensitive, without diacritics in every
 script (SQLite's ``unicode61`` tokenizer leaves the Greek tonos), with apostrophes, dashes and

@@ -2,8 +2,7 @@
 
 One row per closed episode (its session, summary, topics, significant moments and the cards
 that were missed), written when the episode closes and rewritten once when the model's
-summary arrives. Migration v7 (:data:`SESSION_SUMMARY_SCHEMA_V7`) creates it; it is
-self-contained and never changes once released.
+summary arrives (its schema: ``schema.sql``).
 """
 
 from __future__ import annotations
@@ -15,23 +14,6 @@ from datetime import datetime
 from typing import Any, Final
 
 import aiosqlite
-
-SESSION_SUMMARY_SCHEMA_V7: Final[tuple[str, ...]] = (
-    """CREATE TABLE session_summaries (
-        episode_id TEXT PRIMARY KEY,
-        session_id TEXT NOT NULL,
-        client_id TEXT NOT NULL,
-        summary TEXT NOT NULL,
-        topics TEXT NOT NULL DEFAULT '[]',
-        moments TEXT NOT NULL DEFAULT '[]',
-        missed_insights TEXT NOT NULL DEFAULT '[]',
-        source TEXT NOT NULL,
-        start_time TEXT NOT NULL,
-        end_time TEXT NOT NULL,
-        created_at TEXT NOT NULL
-    )""",
-    "CREATE INDEX session_summaries_session ON session_summaries (session_id, end_time)",
-)
 
 _COLUMNS: Final = (
     "episode_id, session_id, client_id, summary, topics, moments, missed_insights, source,"

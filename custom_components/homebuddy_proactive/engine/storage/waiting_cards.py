@@ -2,8 +2,7 @@
 
 A card waits here, in the same SQLite file, until the first socket of its client opens (and
 then is shown once, late), so a restart of the host in between loses nothing. A bounded number
-wait per client, the newest kept. Migration v17 (:data:`WAITING_CARD_SCHEMA_V17`) creates it;
-it never changes once released.
+wait per client, the newest kept (its schema: ``schema.sql``).
 """
 
 from __future__ import annotations
@@ -14,16 +13,6 @@ from typing import Final
 
 import aiosqlite
 
-WAITING_CARD_SCHEMA_V17: Final[tuple[str, ...]] = (
-    """CREATE TABLE waiting_cards (
-        id INTEGER PRIMARY KEY,
-        client_id TEXT NOT NULL,
-        text TEXT NOT NULL,
-        language TEXT NOT NULL,
-        due_at TEXT NOT NULL
-    )""",
-    "CREATE INDEX waiting_cards_client ON waiting_cards (client_id, id)",
-)
 MAX_WAITING_PER_CLIENT: Final = 20
 
 

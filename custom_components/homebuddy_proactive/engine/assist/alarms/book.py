@@ -49,7 +49,7 @@ class AlarmBook:
     """The alarms kept in the engine's SQLite file; every write is committed on return."""
 
     def __init__(self, store: ProactiveStore) -> None:
-        """Use the store's connection (``alarm_schema.ALARM_SCHEMA_V4`` made the table)."""
+        """Use the store's connection (its table: ``storage/schema.sql``)."""
         # The store owns the connection and closes it; the alarm SQL stays in this module.
         self._db: aiosqlite.Connection = store.connection
 
