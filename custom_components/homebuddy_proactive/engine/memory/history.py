@@ -1,4 +1,4 @@
-"""A factual memory's history: what changed, when, by whom, and from which words (schema v8).
+"""A factual memory's history: what changed, when, by whom, and from which words.
 
 Every change of a factual memory is a row of ``memory_history``: ``added`` (by anyone: the
 user, Assist, the API, or ``learned`` from conversation), ``updated`` (refined by what was

@@ -1,6 +1,6 @@
 """How a safe FTS5 query is built over the memory search index.
 
-The index (schema v3, ``memory_search``) holds text folded by :func:`search_text`
+The index (``memory_search``, ``engine/storage/schema.sql``) holds text folded by :func:`search_text`
 (``storage/search_index.py``, the engine's one fold), and query terms are folded the same way:
 case-insensitive and without diacritics in every script, so "παπαδοπουλος" finds
 "Παπαδόπουλος" and "Soren" finds "Søren".
@@ -42,7 +42,7 @@ MAX_QUERY_TERMS: Final = 8
 # Matching rows BM25 may rank for one query; beyond it the commonest words are dropped.
 MATCH_BUDGET: Final = 400
 MAX_AND_TERMS: Final = 3
-# Prefix lengths of the index (schema v3, ``prefix = '4 6'``) and the shortest prefixed word.
+# Prefix lengths of the index (``prefix = '4 6'`` in schema.sql) and the shortest prefixed word.
 PREFIX_LENGTHS: Final = (4, 6)
 MIN_PREFIXED_LENGTH: Final = 5
 

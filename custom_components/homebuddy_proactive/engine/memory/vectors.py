@@ -6,13 +6,11 @@ bits (96 bytes). The index keeps only the sign bits, per client, as an ``(n, byt
 matrix: a query's Hamming distance to each of the client's and ``global``'s rows comes from
 SimSIMD's binary kernels (``simsimd.cdist``, AVX-512/AVX2/NEON popcounts), and the
 :data:`RERANK` nearest are re-ranked by their int8 cosine read back from SQLite (which also
-drops a memory deleted meanwhile). Measured at 100k memories × 768 dimensions: 0.7-0.9 ms for
-the Hamming distances on an idle core, 1.5 ms with their selection (numpy's XOR and popcount,
-one call per 64-bit word, took 2.2-3.5 ms: its uint64 popcount is not vectorised); about 20 MB
-of memory (bits and keys). Keeping the int8 vectors in memory instead of reading 200 back would
-add 77 MB (too much for a Pi); brute-force float32 would be 300 MB and int8 matrix products
-about 100 ms (numpy has no BLAS for integers). ``sqlite-vec`` was not an option: the Pythons
-here cannot load SQLite extensions. Above :data:`INLINE_ROWS` rows :meth:`VectorIndex.nearest`
+drops a memory deleted meanwhile). Sign bits keep the index small enough for a Pi (about
+20 MB at 100,000 memories of 768 dimensions, where the int8 vectors would add several times
+that and float32 far more) and SimSIMD's popcounts fast (about a millisecond for the Hamming
+distances and their selection at that size: ``scripts/bench/bench_memory.py --vectors``).
+``sqlite-vec`` is not an option: the Pythons here cannot load SQLite extensions. Above :data:`INLINE_ROWS` rows :meth:`VectorIndex.nearest`
 runs in an executor thread, so the loop never blocks, while SQLite's thread searches BM25."""
 
 from __future__ import annotations
