@@ -1,6 +1,6 @@
 """How a safe FTS5 query is built over the memory search index.
 
-The index (``memory_search``, ``engine/storage/schema.sql``) holds text folded by :func:`search_text`
+The index (``memory_search`` in ``storage/schema.sql``) holds text folded by :func:`search_text`
 (``storage/search_index.py``, the engine's one fold), and query terms are folded the same way:
 case-insensitive and without diacritics in every script, so "παπαδοπουλος" finds
 "Παπαδόπουλος" and "Soren" finds "Søren".

@@ -10,8 +10,9 @@ drops a memory deleted meanwhile). Sign bits keep the index small enough for a P
 20 MB at 100,000 memories of 768 dimensions, where the int8 vectors would add several times
 that and float32 far more) and SimSIMD's popcounts fast (about a millisecond for the Hamming
 distances and their selection at that size: ``scripts/bench/bench_memory.py --vectors``).
-``sqlite-vec`` is not an option: the Pythons here cannot load SQLite extensions. Above :data:`INLINE_ROWS` rows :meth:`VectorIndex.nearest`
-runs in an executor thread, so the loop never blocks, while SQLite's thread searches BM25."""
+``sqlite-vec`` is not an option: the Pythons here cannot load SQLite extensions. Above
+:data:`INLINE_ROWS` rows :meth:`VectorIndex.nearest` runs in an executor thread, so the loop
+never blocks, while SQLite's thread searches BM25."""
 
 from __future__ import annotations
 
