@@ -1,32 +1,60 @@
-"""Spoken alarm times: clock times, delays and days, in French, English and Greek.
+"""Spoken alarm times: clock times, delays and days, in every language Assist speaks.
 
-"7h30", "sept heures et demie", "6:45 am", "quarter past seven", "στις 7 το πρωί", "dans
-20 minutes", "demain", "lundi". Number words come from :mod:`..words`; every pattern is
-written in natural spelling and compiled against folded text.
+"7h30", "6:45 am", a clock time said in words, "in 20 minutes", "tomorrow", "Monday". The
+grammar here is the same for every language; the words, fragments and tables it is built from
+are each language's ``times`` part (``languages/<code>/times.py``), joined into one pattern per
+piece. Number words come from :mod:`..words`; every pattern is written in natural spelling and
+compiled against folded text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import timedelta
 from typing import Final
 
 from ...text.normalize import compile_folded, folded_set
+from ..languages import each, either
 from ..matching import alternation, flatten
 from ..words import NUMBER_TENS, NUMBER_UNITS, WEEKDAYS
 from .model import AlarmTime
 
-# Number words ("vingt et une", "forty five", "είκοσι πέντε"); "dix-sept" is "dix" and "sept".
+_NEVER: Final = "(?!)"
+
+
+def _any(attribute: str) -> str:
+    """One group matching the fragment ``attribute`` of any language (never, when none has it)."""
+    return f"(?:{either('times', attribute) or _NEVER})"
+
+
+class _Table:
+    """The table ``attribute`` of every language (regular-expression fragment → value)."""
+
+    def __init__(self, attribute: str) -> None:
+        tables: list[Mapping[str, int]] = [t for t in each("times", attribute).values() if t]
+        self.entries = [(compile_folded(f), v) for t in tables for f, v in t.items()]
+        self.pattern = f"(?:{'|'.join(f for t in tables for f in t) or _NEVER})"
+
+    def __getitem__(self, said: str) -> int:
+        """The value of the fragment that matched ``said`` (the first one, as in the pattern)."""
+        return next(value for pattern, value in self.entries if pattern.fullmatch(said))
+
+
+_SPECIAL_TIMES: Final = _Table("SPECIAL_TIMES")
+_TEENS: Final = _Table("TEENS")
+_FRACTIONS: Final = _Table("FRACTIONS")
+
+# Number words ("forty five", "forty and five"); a teen said as two words is read whole.
 _SMALL_UNITS: Final = alternation(w for w, n in NUMBER_UNITS.items() if 1 <= n <= 9)
 _NUMBER_WORDS_RE: Final = compile_folded(
     rf"(?<![\w'])(?:(?P<tens>{alternation(NUMBER_TENS)})"
-    rf"(?:\s+(?:et\s+|and\s+)?(?P<tens_unit>{_SMALL_UNITS}))?"
-    r"|dix\s+(?P<teen>sept|huit|neuf)"
+    rf"(?:\s+(?:{_any('NUMBER_LINK')}\s+)?(?P<tens_unit>{_SMALL_UNITS}))?"
+    rf"|(?P<teen>{_TEENS.pattern})"
     rf"|(?P<unit>{alternation(NUMBER_UNITS)}))(?![\w'])"
 )
-# A number that was said as a word carries this mark after its digits ("sept" → "7°"): a bare
-# number word is more often an article ("une alarme") than an hour.
+# A number that was said as a word carries this mark after its digits ("seven" → "7°"): a bare
+# number word is more often an article ("a time", "one more") than an hour.
 _WORD_MARK: Final = "°"
 
 
@@ -39,7 +67,7 @@ def _numeralize(flat: str) -> str:
             if match["tens_unit"]:
                 value += NUMBER_UNITS[match["tens_unit"]]
         elif match["teen"]:
-            value = 10 + NUMBER_UNITS[match["teen"]]
+            value = _TEENS[match["teen"]]
         else:
             value = NUMBER_UNITS[match["unit"]]
         return f"{value}{_WORD_MARK}"
@@ -53,122 +81,73 @@ def _prepare(text: str) -> str:
 
 
 _N: Final = rf"\d{{1,2}}{_WORD_MARK}?"
-_PERIOD_WORDS: Final = (
-    r"du\s+matin|du\s+soir|de\s+l'?\s*apres\s+midi|de\s+la\s+nuit|le\s+matin|le\s+soir|"
-    r"ce\s+matin|ce\s+soir|cet\s+apres\s+midi|l'apres\s+midi|cette\s+nuit|la\s+nuit|"
-    r"in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight|"
-    r"this\s+(?:morning|afternoon|evening)|"
-    r"(?:demain|tomorrow|αυριο)\s+(?:matin|soir|apres\s+midi|morning|afternoon|evening|night|"
-    r"το\s+πρωι|το\s+απογευμα|το\s+βραδυ)|"
-    r"το\s+πρωι|το\s+μεσημερι|το\s+απογευμα|το\s+βραδυ|τη\s+νυχτα|αποψε"
-)
+_PREPOSITIONS: Final = _any("PREPOSITIONS")
+_IN: Final = _any("IN")
+_AND: Final = _any("AND")
+_HALF: Final = _any("HALF")
+_QUARTER: Final = _any("QUARTER")
+_MINUTES: Final = _any("MINUTES")
+_HOURS: Final = _any("HOURS")
+_MORNING: Final = _any("MORNING")
+_EVENING: Final = _any("EVENING")
+_NIGHT: Final = _any("NIGHT")
 _TIME_RE: Final = compile_folded(
-    r"(?<![\w:°'])(?:(?P<prep>a|at|pour|for|vers|around|about|by|στις|για\s+τις|τις|"
-    r"jusqu'a|until|till)\s+)?"
-    rf"(?:(?P<lead>half|(?:a\s+)?quarter|{_N}(?:\s+minutes?)?)\s+"
-    r"(?P<dir>past|after|to|before|of|till)\s+)?"
-    r"(?:(?P<special>midi|noon|midday|minuit|midnight|μεσημερι|μεσανυχτα)"
+    rf"(?<![\w:°'])(?:(?P<prep>{_PREPOSITIONS})\s+)?"
+    rf"(?:(?P<lead>(?P<lead_half>{_HALF})|(?P<lead_quarter>{_QUARTER})|{_N}(?:\s+{_MINUTES})?)\s+"
+    rf"(?P<dir>(?P<past>{_any('PAST')})|(?P<to>{_any('TO')}))\s+)?"
+    rf"(?:(?P<special>{_SPECIAL_TIMES.pattern})"
     rf"|(?P<hour>\d{{1,2}})(?P<word>{_WORD_MARK})?(?!\d))"
-    r"(?:\s*(?P<unit>heures?|hours?|hrs?|h(?![^\W\d_])|η\s+ωρα|ωρα|:|\.(?=\d)))?"
-    rf"(?:\s*(?P<oh>oh\s+|o\s+)?(?P<minute>\d{{1,2}})(?P<mword>{_WORD_MARK})?(?![\d:])"
-    r"(?:\s*(?:minutes?|mn)\b)?)?"
-    r"(?:\s*(?P<oclock>o\s?'?\s?clock))?"
-    r"(?:\s+(?P<frac>et\s+demie?|et\s+quart|moins\s+(?:le\s+)?quart|και\s+μιση|"
-    r"και\s+τεταρτο|παρα\s+τεταρτο|"
-    rf"moins\s+(?P<less>{_N})|παρα\s+(?P<less_el>{_N})|και\s+(?P<plus>{_N})))?"
-    rf"(?:\s*(?P<ampm>a\.?\s?m\b\.?|p\.?\s?m\b\.?|π\.?\s?μ\b\.?|μ\.?\s?μ\b\.?|{_PERIOD_WORDS}))?"
+    rf"(?:\s*(?P<unit>{_HOURS}(?![^\W\d_])|:|\.(?=\d)))?"
+    rf"(?:\s*(?P<oh>{_any('MINUTE_LEAD')}\s+)?(?P<minute>\d{{1,2}})(?P<mword>{_WORD_MARK})?"
+    rf"(?![\d:])(?:\s*{_MINUTES}\b)?)?"
+    rf"(?:\s*(?P<oclock>{_any('O_CLOCK')}))?"
+    rf"(?:\s+(?P<frac>{_FRACTIONS.pattern}"
+    rf"|{_any('MINUS')}\s+(?P<less>{_N})|{_any('PLUS')}\s+(?P<plus>{_N})))?"
+    rf"(?:\s*(?P<ampm>(?P<am>{_any('AM')})|(?P<pm>{_any('PM')})|{_any('PERIODS')}))?"
 )
 _MARKS: Final = ("special", "unit", "minute", "oclock", "frac", "ampm", "lead")
-# A bare number word after a preposition ("à sept", "at seven") is an hour only when nothing
-# but these follows it ("à un moment" is not 1 o'clock).
+# A bare number word after a preposition ("at seven") is an hour only when nothing
+# but these follows it ("at one point" is not 1 o'clock).
 _AFTER_BARE_WORD: Final = folded_set(
-    "demain",
-    "tomorrow",
-    "αυριο",
-    "apres",
-    "ce",
-    "cet",
-    "cette",
-    "this",
-    "tonight",
-    "s'il",
-    "please",
-    "σε",
-    "παρακαλω",
-    "merci",
-    "thanks",
-    "thank",
-    "et",
-    "and",
-    "pour",
-    "for",
-    "to",
-    "du",
-    "de",
-    "le",
-    "la",
-    "in",
-    "at",
-    "on",
-    "το",
-    "την",
-    "και",
-    "για",
-    "stp",
-    "svp",
-    "alors",
-    "euh",
-    "sharp",
-    "pile",
-    "precises",
-    "precise",
-    "exactement",
-    "ακριβως",
-    "μου",
+    *(word for words in each("times", "AFTER_BARE_HOUR").values() for word in words)
 )
-_EVENING_RE: Final = compile_folded(
-    r"\b(?:soir|soiree|apres\s+midi|afternoon|evening|pm|απογευμα|βραδυ|μεσημερι|μ\.?\s?μ)\b"
-)
-_NIGHT_RE: Final = compile_folded(r"\b(?:nuit|night|tonight|νυχτα|αποψε)\b")
-_MORNING_RE: Final = compile_folded(r"\b(?:matin|morning|πρωι)\b")
+_EVENING_RE: Final = compile_folded(rf"\b{_EVENING}\b")
+_NIGHT_RE: Final = compile_folded(rf"\b{_NIGHT}\b")
+_MORNING_RE: Final = compile_folded(rf"\b{_MORNING}\b")
 
 _DELAY_RE: Final = compile_folded(
-    r"(?<![\w'])(?:dans|in|σε|d'ici)\s+(?:(?:a|an|1°|une|μια|ενα)\s+)?(?:"
-    r"(?P<amount>\d{1,4})°?(?:\s+(?:and|et|και)\s+(?P<prehalf>a\s+half|demie?|μιση))?"
-    r"\s*(?P<unit>minutes?|mins?|mn|heures?|hours?|hrs?|h|λεπτα|λεπτο|"
-    r"ωρες|ωρα)(?![^\W\d_])"
-    r"(?:\s*(?:et\s+|and\s+|και\s+)?(?:(?P<half>demie?|a\s+half|μιση)|"
-    r"(?P<quarter>quart|a\s+quarter|τεταρτο)|"
-    r"(?P<extra>\d{1,2})°?(?:\s*(?:minutes?|mins?|mn|λεπτα))?(?![^\W\d_])))?"
-    r"|(?P<halfhour>demi\s+heure|half\s+(?:an\s+)?hour|μιση\s+ωρα|μισαωρο)"
-    r"|(?P<threequarters>3°?\s+quarts?\s+d'?\s*heure|3°?\s+quarters\s+of\s+an\s+hour|"
-    r"3°?\s+τεταρτα(?:\s+της\s+ωρας)?)"
-    r"|(?P<hourandhalf>μιαμιση\s+ωρα)"
-    r"|(?P<quarterhour>quart\s+d'?\s*heure|quarter\s+(?:of\s+an\s+)?hour|τεταρτο)"
-    r"|(?P<hourword>heure|hour|ωρα)(?:\s+(?:et\s+|and\s+|και\s+)"
-    r"(?:(?P<hourhalf>demie?|a\s+half|μιση)|(?P<hourquarter>quart|a\s+quarter|τεταρτο)))?"
+    rf"(?<![\w'])(?:{_IN})\s+(?:(?:{_any('ONE')}|1°)\s+)?(?:"
+    rf"(?P<amount>\d{{1,4}})°?(?:\s+{_AND}\s+(?P<prehalf>{_HALF}))?"
+    rf"\s*(?P<unit>(?P<minutes>{_MINUTES})|{_HOURS})(?![^\W\d_])"
+    rf"(?:\s*(?:{_AND}\s+)?(?:(?P<plus_half>{_HALF})|(?P<plus_quarter>{_QUARTER})|"
+    rf"(?P<extra>\d{{1,2}})°?(?:\s*{_MINUTES})?(?![^\W\d_])))?"
+    rf"|(?P<a_half_hour>{_any('HALF_HOUR')})"
+    rf"|(?P<threequarters>3°?\s+{_any('QUARTERS_OF_HOUR')})"
+    rf"|(?P<hourandhalf>{_any('HOUR_AND_HALF')})"
+    rf"|(?P<a_quarter_hour>{_any('QUARTER_HOUR')})"
+    rf"|(?P<hourword>{_any('ONE_HOUR')})(?:\s+{_AND}\s+"
+    rf"(?:(?P<hourhalf>{_HALF})|(?P<hourquarter>{_QUARTER})))?"
     r")"
 )
-_IN_DAYS_RE: Final = compile_folded(
-    r"(?<![\w'])(?:dans|in|σε)\s+(?P<days>\d{1,2})°?\s*(?:jours?|days?|μερες|ημερες)\b"
-)
-_DAY_AFTER_RE: Final = compile_folded(
-    r"\b(?:apres\s+demain|(?:the\s+)?day\s+after\s+tomorrow|μεθαυριο)\b"
-)
-_TOMORROW_RE: Final = compile_folded(r"\b(?:demain|tomorrow|αυριο)\b")
+_DAYS: Final = _any("DAYS")
+_IN_DAYS_RE: Final = compile_folded(rf"(?<![\w']){_IN}\s+(?P<days>\d{{1,2}})°?\s*{_DAYS}\b")
+_DAY_AFTER_TOMORROW: Final = _any("DAY_AFTER_TOMORROW")
+_TOMORROW: Final = _any("TOMORROW")
+_DAY_AFTER_RE: Final = compile_folded(rf"\b{_DAY_AFTER_TOMORROW}\b")
+_TOMORROW_RE: Final = compile_folded(rf"\b{_TOMORROW}\b")
 _WEEKDAY_RE: Final = compile_folded(rf"\b(?P<day>{alternation(WEEKDAYS)})\b")
 
 
 def parse_alarm_time(text: str) -> AlarmTime | None:
     """Return the time of day (or delay) said in ``text``, or None.
 
-    A time with a unit or marker ("7h30", "7 heures", "6:45 am", "sept heures et demie") wins
-    over a bare number ("le 3 mai à 7h" is 7:00, not 3:00). A day ("demain", "tomorrow",
-    "αύριο", "lundi") is kept with the time; a day alone is not a time.
+    A time with a unit or marker ("7h30", "7 hours", "6:45 am", "7 pm") wins over a
+    bare number ("on May 3 at 7h" is 7:00, not 3:00). A day ("tomorrow", "Monday") is kept with
+    the time; a day alone is not a time.
     """
     prepared = _prepare(text)
-    # A correction said on the way ("à sept heures, euh non, à sept heures et demie"): the
-    # time after the last one wins; a day said before it still counts.
+    # A correction said on the way ("at seven, no wait, at half past seven"): the time after
+    # the last one wins; a day said before it still counts.
     corrections = list(_CORRECTION_RE.finditer(prepared))
     if corrections and (found := _time_in(prepared[corrections[-1].end() :], prepared)):
         return found
@@ -176,10 +155,8 @@ def parse_alarm_time(text: str) -> AlarmTime | None:
 
 
 _CORRECTION_RE: Final = compile_folded(
-    r"(?<![\w'])(?:(?:non\s+)+(?:pardon\s+)?|pardon|je\s+veux\s+dire|je\s+voulais\s+dire|"
-    r"ou\s+plutot|plutot|i\s+mean|sorry|no\s+wait|(?:no\s+)+|make\s+(?:that|it)|or\s+rather|"
-    r"actually|(?:οχι\s+)+|συγγνωμη|εννοω|δηλαδη)\s*,?\s*"
-    r"(?=(?:a|at|pour|for|vers|around|στις|dans|in|σε)\s|\d)"
+    rf"(?<![\w'])(?:{either('times', 'CORRECTIONS')})\s*,?\s*"
+    rf"(?=(?:{_PREPOSITIONS}|{_IN})\s|\d)"
 )
 
 
@@ -199,13 +176,13 @@ def _time_in(prepared: str, whole: str) -> AlarmTime | None:
 
 
 def _delay(prepared: str) -> AlarmTime | None:
-    """The delay said ("dans 20 minutes", "in half an hour"); a zero delay when too long."""
+    """The delay said ("in 20 minutes", "in half an hour"); a zero delay when too long."""
     match = _DELAY_RE.search(prepared)
     if match is None:
         return None
-    if match["halfhour"]:
+    if match["a_half_hour"]:
         minutes = 30
-    elif match["quarterhour"]:
+    elif match["a_quarter_hour"]:
         minutes = 15
     elif match["threequarters"]:
         minutes = 45
@@ -215,13 +192,13 @@ def _delay(prepared: str) -> AlarmTime | None:
         minutes = 90 if match["hourhalf"] else 75 if match["hourquarter"] else 60
     else:
         amount = int(match["amount"])
-        if match["unit"].startswith(("m", "λεπ")):
+        if match["minutes"]:
             minutes = amount
         else:
             minutes = amount * 60
-            if match["half"] or match["prehalf"]:
+            if match["plus_half"] or match["prehalf"]:
                 minutes += 30
-            elif match["quarter"]:
+            elif match["plus_quarter"]:
                 minutes += 15
             elif match["extra"]:
                 minutes += int(match["extra"])
@@ -260,19 +237,24 @@ def _first_time(prepared: str) -> AlarmTime | None:
     return bare
 
 
-def _time_from_match(match: re.Match[str], prepared: str) -> AlarmTime | None:
-    """Turn one regular-expression match into a wall-clock time, or None when invalid."""
+def _time_from_match(
+    match: re.Match[str], prepared: str, after_preposition: bool = False
+) -> AlarmTime | None:
+    """Turn one regular-expression match into a wall-clock time, or None when invalid
+    (``after_preposition``: read it as if a preposition came before it)."""
     marked = any(match[g] for g in _MARKS)
     minute = 0
     if special := match["special"]:
-        hour = 0 if special in ("minuit", "midnight", "μεσανυχτα") else 12
+        hour = _SPECIAL_TIMES[special]
     else:
         hour = int(match["hour"])
         if match["word"] and not marked:
             # A bare number word is an hour only after a preposition, at the end of what
-            # is said or before a word that belongs with a time ("à sept demain").
+            # is said or before a word that belongs with a time ("at seven tomorrow").
             following = prepared[match.end() :].split(maxsplit=1)
-            if not match["prep"] or (following and following[0] not in _AFTER_BARE_WORD):
+            if not (match["prep"] or after_preposition) or (
+                following and following[0] not in _AFTER_BARE_WORD
+            ):
                 return None
     if match["minute"]:
         minute = int(match["minute"])
@@ -280,26 +262,23 @@ def _time_from_match(match: re.Match[str], prepared: str) -> AlarmTime | None:
         if spaced and (minute < 10 or match["special"]):
             return None  # "le 3 5": not a time
     if lead := match["lead"]:
-        if lead.startswith("half"):
+        if match["lead_half"]:
             minute = 30
-        elif "quarter" in lead:
+        elif match["lead_quarter"]:
             minute = 15
         else:
             minute = int(lead.split()[0].rstrip(_WORD_MARK))
-        if match["dir"] in ("to", "before", "of", "till"):
+        if match["to"]:
             hour, minute = hour - 1, 60 - minute
     if frac := match["frac"]:
-        if "demi" in frac or "μιση" in frac:
-            minute = 30
-        elif "quart" in frac or "τεταρτο" in frac:
-            if frac.startswith(("moins", "παρα")):
-                hour, minute = hour - 1, 45
-            else:
-                minute = 15
-        elif less := match["less"] or match["less_el"]:
+        if less := match["less"]:
             hour, minute = hour - 1, 60 - int(less.rstrip(_WORD_MARK))
         elif plus := match["plus"]:
             minute = int(plus.rstrip(_WORD_MARK))
+        elif (past := _FRACTIONS[frac]) < 0:
+            hour, minute = hour - 1, 60 + past  # "a quarter to": the hour before
+        else:
+            minute = past
     hour = _with_period(hour, match, prepared)
     if hour == 24 and minute == 0:
         hour = 0
@@ -313,20 +292,19 @@ def _time_from_match(match: re.Match[str], prepared: str) -> AlarmTime | None:
 
 
 def _with_period(hour: int, match: re.Match[str], prepared: str) -> int:
-    """Apply "pm", "du soir", "το βράδυ" (said with the time, or anywhere in the request)."""
+    """Apply "am"/"pm" or a part of the day (said with the time, or anywhere in the request)."""
     if match["special"]:
         return hour
     said = match["ampm"] or ""
-    compact = said.replace(".", "").replace(" ", "")
-    if compact in ("am", "πμ") or _MORNING_RE.search(said):
+    if match["am"] or _MORNING_RE.search(said):
         return 0 if hour == 12 else hour
-    if compact in ("pm", "μμ") or _EVENING_RE.search(said):
+    if match["pm"] or _EVENING_RE.search(said):
         return hour + 12 if 1 <= hour <= 11 else hour
     if _NIGHT_RE.search(said):
         return hour + 12 if 6 <= hour <= 11 else hour
     if said or hour > 12:
         return hour
-    # Nothing said next to the time: the rest of the request may say it ("ce soir à 9 h").
+    # Nothing said next to the time: the rest of the request may say it ("tonight at 9").
     if _MORNING_RE.search(prepared):
         return hour
     if _EVENING_RE.search(prepared):
@@ -338,12 +316,11 @@ def _with_period(hour: int, match: re.Match[str], prepared: str) -> int:
 
 # Where a label ends: a time, a delay or a day.
 _TIME_START_RE: Final = compile_folded(
-    r"^(?:(?:a|at|pour|for|vers|around|by|στις|για|τις|le|la|l'|the|this|ce|cet|cette|on|du|"
-    r"de|το|την|τη|dans|in|σε|d'ici|tous|toutes|every|each|καθε)\s+)*"
-    r"(?P<key>\d|(?:midi|noon|midday|minuit|midnight|μεσημερι|μεσανυχτα|demain|apres\s+demain|tomorrow|"
-    r"day\s+after|αυριο|μεθαυριο|aujourd'hui|today|σημερα|αποψε|tonight|matin|soir|morning|"
-    r"evening|afternoon|apres\s+midi|night|nuit|πρωι|βραδυ|απογευμα|νυχτα|half|quarter|demi|"
-    rf"quart|τεταρτο|μιση|jours?|days?|{alternation(WEEKDAYS)})(?![^\W\d_]))"
+    rf"^(?:(?:{_PREPOSITIONS}|{_IN}|{either('times', 'BEFORE_TIME')})\s+)*"
+    rf"(?P<key>\d|(?:{_SPECIAL_TIMES.pattern}|{_DAY_AFTER_TOMORROW}|"
+    rf"{_TOMORROW}|{either('times', 'TODAY')}|{_NIGHT}|{_MORNING}|"
+    rf"{_EVENING}|{_HALF}|{_QUARTER}|{_DAYS}|"
+    rf"{alternation(WEEKDAYS)})(?![^\W\d_]))"
 )
 
 
@@ -357,19 +334,18 @@ def starts_with_time(flat: str) -> bool:
     if not rest[0].isdigit() or _DELAY_RE.match(prepared) or _IN_DAYS_RE.match(prepared):
         return True
     if not re.match(rf"\d+{_WORD_MARK}", rest):
-        return True  # digits: "le 3 mai", "7 h"
-    # A number word that is no time ("pour une visite") does not end a label.
-    match = _TIME_RE.match("a " + rest)
-    return match is not None and _time_from_match(match, "a " + rest) is not None
+        return True  # digits: "3 May", "7 h"
+    # A number word that is no time ("for one visit") does not end a label.
+    match = _TIME_RE.match(rest)
+    return match is not None and _time_from_match(match, rest, after_preposition=True) is not None
 
 
 _MINUTES_SAID_RE: Final = compile_folded(
-    rf"(?P<n>\d{{1,3}}){_WORD_MARK}?(?:\s+(?:more|extra|de\s+plus|ακομα|ακομη))?"
-    r"\s*(?:minutes?|mins?|mn|λεπτα|λεπτο)\b"
+    rf"(?P<n>\d{{1,3}}){_WORD_MARK}?(?:\s+{_any('MORE')})?\s*{_MINUTES}\b"
 )
 
 
 def minutes_said(text: str) -> int | None:
-    """The number of minutes said ("encore dix minutes": 10, "5 more minutes": 5), if any."""
+    """The number of minutes said ("ten minutes": 10, "5 more minutes": 5), if any."""
     match = _MINUTES_SAID_RE.search(_prepare(text))
     return int(match["n"]) if match else None

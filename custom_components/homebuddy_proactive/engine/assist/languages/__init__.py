@@ -4,7 +4,8 @@ A language's folder holds everything Assist knows of it, one module per part:
 
 - ``phrases.py``: ``PHRASEBOOK``, what Assist says (:class:`~.phrasebook.Phrasebook`);
 - ``words.py``: ``VOCABULARY``, the words it listens for (:class:`~.vocabulary.Vocabulary`);
-- ``alarms.py``: how alarms and spoken times are asked for;
+- ``alarms.py``: how alarms are asked for, set, listed and cancelled;
+- ``times.py``: spoken times, delays and days ("half past seven", "in 20 minutes", "tomorrow");
 - ``reminders.py``: how timed reminders are asked for;
 - ``memory.py``: "remember that …" and "what do you know about …", and the speaker's words
   said back to them;
@@ -64,6 +65,33 @@ REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
         "LABEL_SKIP",
         "LABEL_END",
     ),
+    "times": (
+        "PREPOSITIONS",
+        "SPECIAL_TIMES",
+        "PERIODS",
+        "MORNING",
+        "EVENING",
+        "NIGHT",
+        "AFTER_BARE_HOUR",
+        "IN",
+        "ONE",
+        "AND",
+        "HALF",
+        "QUARTER",
+        "MINUTES",
+        "HOURS",
+        "HALF_HOUR",
+        "QUARTER_HOUR",
+        "QUARTERS_OF_HOUR",
+        "ONE_HOUR",
+        "DAYS",
+        "TOMORROW",
+        "DAY_AFTER_TOMORROW",
+        "TODAY",
+        "CORRECTIONS",
+        "BEFORE_TIME",
+        "MORE",
+    ),
     "reminders": (
         "FILLERS",
         "ASKING",
@@ -81,6 +109,20 @@ REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
 OPTIONAL: Final[Mapping[str, tuple[str, ...]]] = {
     "memory": ("SAVE_ASKING_LEAD", "SAVE_ASKING_AFTER"),
     "reminders": ("ASKING_LEAD", "LINK_ELIDED"),
+    "times": (
+        "NUMBER_LINK",
+        "TEENS",
+        "FRACTIONS",
+        "MINUS",
+        "PLUS",
+        "PAST",
+        "TO",
+        "MINUTE_LEAD",
+        "O_CLOCK",
+        "AM",
+        "PM",
+        "HOUR_AND_HALF",
+    ),
     "alarms": (
         "POSSESSIVES",
         "BEFORE_RELATIVE",
