@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import time
 from typing import Final
 
-import voluptuous as vol
 from homeassistant.core import (
     HomeAssistant,
     ServiceCall,
@@ -18,13 +17,13 @@ from homeassistant.core import (
     SupportsResponse,
     callback,
 )
-from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 
 from .assist_agent import HomeBuddyAssistant
 from .const import DOMAIN
 from .engine.assist import KIND_REMINDER
 from .models import HomeBuddyRuntimeData
+from .schema_library import ActionInputError, vol
 
 SERVICE_LIST_ALARMS: Final = "list_alarms"
 SERVICE_CANCEL_ALARM: Final = "cancel_alarm"
@@ -63,7 +62,7 @@ def _assistant(hass: HomeAssistant) -> HomeBuddyAssistant:
     if entries := hass.config_entries.async_loaded_entries(DOMAIN):
         runtime: HomeBuddyRuntimeData = entries[0].runtime_data
         return runtime.assist
-    raise ServiceValidationError(translation_domain=DOMAIN, translation_key="not_loaded")
+    raise ActionInputError(translation_domain=DOMAIN, translation_key="not_loaded")
 
 
 async def _async_list_alarms(call: ServiceCall) -> ServiceResponse:
@@ -86,7 +85,7 @@ async def _async_cancel_alarm(call: ServiceCall) -> ServiceResponse:
     else:
         targets = []  # only "all: false"
     if not targets and not call.data.get(ATTR_ALL):
-        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="alarm_not_found")
+        raise ActionInputError(translation_domain=DOMAIN, translation_key="alarm_not_found")
     cancelled = await clock.async_cancel(targets)
     return {"cancelled": [alarm.as_dict() for alarm in cancelled]}
 
@@ -106,9 +105,7 @@ async def _async_cancel_reminder(call: ServiceCall) -> ServiceResponse:
     else:
         targets = [r for r in pending if r.id == call.data.get(ATTR_REMINDER_ID)]
         if not targets:
-            raise ServiceValidationError(
-                translation_domain=DOMAIN, translation_key="reminder_not_found"
-            )
+            raise ActionInputError(translation_domain=DOMAIN, translation_key="reminder_not_found")
     cancelled = await clock.async_cancel(targets)
     return {"cancelled": [reminder.as_dict() for reminder in cancelled]}
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 from homeassistant.const import CONF_LLM_HASS_API
@@ -39,6 +38,7 @@ from .engine.assist import say
 from .engine.const import MEMORY_KINDS
 from .engine.memory import MemoryError as MemoryRequestError
 from .engine.memory import told_memories
+from .schema_library import vol
 from .speakers import speaker_client
 
 if TYPE_CHECKING:
@@ -51,11 +51,9 @@ MAX_SUBJECT_CHARACTERS: Final = 200
 # Where the memory came from, in its ``source``: another conversation agent, through this API.
 SOURCE_LLM_API: Final = "llm_api"
 
-# Home Assistant 2026.10 describes tool parameters with probatio (voluptuous' successor, same
-# API); earlier versions with voluptuous. The schema must be the one the agents serialise.
-schema: ModuleType = importlib.import_module(
-    "probatio" if importlib.util.find_spec("probatio") else "voluptuous"
-)
+# Tool parameters are described with this Home Assistant's schema library: the one the agents
+# serialise.
+schema = vol
 # Newer Home Assistant wraps a tool's answer (and says what the tool does to the home).
 _TOOL_RESULT: Any = getattr(llm, "ToolResult", None)
 _ANNOTATIONS: Any = getattr(llm, "ToolAnnotations", None)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any, Final
 
-import voluptuous as vol
 from homeassistant.core import (
     HomeAssistant,
     ServiceCall,
@@ -21,7 +20,6 @@ from homeassistant.core import (
     SupportsResponse,
     callback,
 )
-from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 from homeassistant.helpers.typing import VolDictType
 
@@ -30,6 +28,10 @@ from .engine.const import MEMORY_KINDS
 from .engine.memory import (
     DIFFICULTIES,
     EDITABLE_FIELDS,
+    MAX_ITEM_CHARACTERS,
+    MAX_ITEMS,
+    MAX_MEMORY_CHARACTERS,
+    MAX_NAME_CHARACTERS,
     MEMORY_STORES,
     STORE_AFFECTIVE,
     STORE_FACTUAL,
@@ -42,6 +44,7 @@ from .engine.memory import (
 )
 from .engine.proactive.protocol import validate_identifier
 from .models import HomeBuddyRuntimeData
+from .schema_library import ActionInputError, vol
 
 SERVICE_ADD_MEMORY: Final = "add_memory"
 SERVICE_LIST_MEMORIES: Final = "list_memories"
@@ -94,25 +97,96 @@ def _not_huge(value: Any) -> Any:
 _IMPORTANCE = vol.All(_not_huge, vol.Coerce(float), vol.Range(min=0, max=1))
 _SENTIMENT = vol.All(_not_huge, vol.Coerce(float), vol.Range(min=-1, max=1))
 _MEMORY_ID = vol.All(_not_huge, vol.Coerce(int), vol.Range(min=1, max=MAX_MEMORY_ID))
-_TEXTS = vol.All(cv.ensure_list, [cv.string])
 
-ADD_MEMORY_SCHEMA: Final = vol.Schema(
-    {
-        vol.Required(ATTR_CLIENT_ID): valid_client_id,
-        vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(ADDABLE_STORES),
-        vol.Optional(ATTR_KIND, default="fact"): vol.In(MEMORY_KINDS),
-        vol.Optional(ATTR_CONTENT): cv.string,
-        vol.Optional(ATTR_IMPORTANCE, default=0.5): _IMPORTANCE,
-        vol.Optional(ATTR_NAME): cv.string,
-        vol.Optional(ATTR_STEPS): _TEXTS,
-        vol.Optional(ATTR_PREREQUISITES): _TEXTS,
-        vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
-        vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
-        vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
-        vol.Optional(ATTR_EMOTIONS): _TEXTS,
-        vol.Optional(ATTR_TRIGGERS): _TEXTS,
-    }
-)
+
+def _refused(reason: str, key: str = "invalid_memory") -> ActionInputError:
+    """A value a schema refuses, translated with its reason."""
+    return ActionInputError(
+        translation_domain=DOMAIN, translation_key=key, translation_placeholders={"error": reason}
+    )
+
+
+def _text(name: str, limit: int) -> Callable[[Any], str]:
+    """A text that is not blank and at most ``limit`` characters long, stripped."""
+
+    def check(value: Any) -> str:
+        text = cv.string(value).strip()
+        if not text:
+            raise _refused(f"{name} must not be empty")
+        if len(text) > limit:
+            raise _refused(f"{name} must be at most {limit} characters")
+        return text
+
+    return check
+
+
+def _texts(name: str) -> Callable[[Any], list[str]]:
+    """A list of at most ``MAX_ITEMS`` texts of at most ``MAX_ITEM_CHARACTERS`` each."""
+    item = _text(f"each of {name}", MAX_ITEM_CHARACTERS)
+
+    def check(value: Any) -> list[str]:
+        items = [item(one) for one in cv.ensure_list(value)]
+        if len(items) > MAX_ITEMS:
+            raise _refused(f"{name} must have at most {MAX_ITEMS} entries")
+        return items
+
+    return check
+
+
+_CONTENT = _text(ATTR_CONTENT, MAX_MEMORY_CHARACTERS)
+_NAME = _text(ATTR_NAME, MAX_NAME_CHARACTERS)
+_CRITERIA = _text(ATTR_SUCCESS_CRITERIA, MAX_ITEM_CHARACTERS)
+
+# What each store a memory can be added to takes, and needs.
+_ADD_FIELDS: Final[Mapping[str, frozenset[str]]] = {
+    STORE_FACTUAL: frozenset({ATTR_CONTENT, ATTR_KIND}),
+    STORE_PROCEDURAL: frozenset(
+        {ATTR_NAME, ATTR_STEPS, ATTR_PREREQUISITES, ATTR_DIFFICULTY, ATTR_SUCCESS_CRITERIA}
+    ),
+    STORE_AFFECTIVE: frozenset({ATTR_CONTENT, ATTR_SENTIMENT, ATTR_EMOTIONS, ATTR_TRIGGERS}),
+}
+_ADD_NEEDS: Final[Mapping[str, tuple[str, ...]]] = {
+    STORE_FACTUAL: (ATTR_CONTENT,),
+    STORE_PROCEDURAL: (ATTR_NAME, ATTR_STEPS),
+    STORE_AFFECTIVE: (ATTR_CONTENT, ATTR_SENTIMENT),
+}
+# Which memory and whose: never a field of the memory itself.
+_IDENTITY: Final = frozenset({ATTR_CLIENT_ID, ATTR_STORE, ATTR_MEMORY_ID})
+
+
+def _fits_the_store(
+    fields: Mapping[str, frozenset[str]], needs: Mapping[str, tuple[str, ...]], key: str
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Refuse fields the memory's store does not have, and require the ones it needs."""
+
+    def check(data: dict[str, Any]) -> dict[str, Any]:
+        store = data[ATTR_STORE]
+        if extra := sorted(set(data) - _IDENTITY - {ATTR_IMPORTANCE} - fields[store]):
+            raise _refused(f"{store} memories have no {', '.join(extra)}", key)
+        if missing := [field for field in needs.get(store, ()) if field not in data]:
+            raise _refused(f"{store} memories need {', '.join(missing)}", key)
+        return data
+
+    return check
+
+
+ADD_MEMORY_FIELDS: Final[VolDictType] = {
+    vol.Required(ATTR_CLIENT_ID): valid_client_id,
+    vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(ADDABLE_STORES),
+    vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
+    vol.Optional(ATTR_CONTENT): _CONTENT,
+    vol.Optional(ATTR_IMPORTANCE, default=0.5): _IMPORTANCE,
+    vol.Optional(ATTR_NAME): _NAME,
+    vol.Optional(ATTR_STEPS): _texts(ATTR_STEPS),
+    vol.Optional(ATTR_PREREQUISITES): _texts(ATTR_PREREQUISITES),
+    vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
+    vol.Optional(ATTR_SUCCESS_CRITERIA): _CRITERIA,
+    vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
+    vol.Optional(ATTR_EMOTIONS): _texts(ATTR_EMOTIONS),
+    vol.Optional(ATTR_TRIGGERS): _texts(ATTR_TRIGGERS),
+}
+ADD_MEMORY_FITS: Final = _fits_the_store(_ADD_FIELDS, _ADD_NEEDS, "invalid_memory")
+ADD_MEMORY_SCHEMA: Final = vol.All(vol.Schema(ADD_MEMORY_FIELDS), ADD_MEMORY_FITS)
 # The filters of a listing; the action needs a client id, the websocket API lists every
 # client's memories without one.
 LIST_MEMORIES_FILTERS: Final[VolDictType] = {
@@ -124,28 +198,48 @@ LIST_MEMORIES_FILTERS: Final[VolDictType] = {
 LIST_MEMORIES_SCHEMA: Final = vol.Schema(
     {vol.Required(ATTR_CLIENT_ID): valid_client_id, **LIST_MEMORIES_FILTERS}
 )
-# Every field but the id, the store and the client is a change; the engine checks which ones
-# the memory's store has.
-UPDATE_MEMORY_SCHEMA: Final = vol.Schema(
-    {
-        vol.Required(ATTR_MEMORY_ID): _MEMORY_ID,
-        vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(tuple(EDITABLE_FIELDS)),
-        vol.Optional(ATTR_CLIENT_ID): valid_client_id,
-        vol.Optional(ATTR_CONTENT): cv.string,
-        vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
-        vol.Optional(ATTR_IMPORTANCE): _IMPORTANCE,
-        vol.Optional(ATTR_NAME): cv.string,
-        vol.Optional(ATTR_STEPS): _TEXTS,
-        vol.Optional(ATTR_PREREQUISITES): _TEXTS,
-        vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
-        vol.Optional(ATTR_SUCCESS_CRITERIA): cv.string,
-        vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
-        vol.Optional(ATTR_EMOTIONS): _TEXTS,
-        vol.Optional(ATTR_TRIGGERS): _TEXTS,
-        vol.Optional(ATTR_TOPICS): _TEXTS,
-        vol.Optional(ATTR_EMOTIONAL_TONE): vol.In(TONES),
-    }
-)
+# Every field but the id, the store and the client is a change: one the memory's store has
+# (``content`` names the text each store lists as its content), at least one.
+_EDITABLE: Final[Mapping[str, frozenset[str]]] = {
+    store: frozenset({*fields, ATTR_CONTENT}) for store, fields in EDITABLE_FIELDS.items()
+}
+
+
+def _changes_something(data: dict[str, Any]) -> dict[str, Any]:
+    if not set(data) - _IDENTITY:
+        raise _refused(
+            "nothing to change: give at least one field of the memory", "invalid_memory_update"
+        )
+    return data
+
+
+UPDATE_MEMORY_FIELDS: Final[VolDictType] = {
+    vol.Required(ATTR_MEMORY_ID): _MEMORY_ID,
+    vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(tuple(EDITABLE_FIELDS)),
+    vol.Optional(ATTR_CLIENT_ID): valid_client_id,
+    vol.Optional(ATTR_CONTENT): _CONTENT,
+    vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
+    vol.Optional(ATTR_IMPORTANCE): _IMPORTANCE,
+    vol.Optional(ATTR_NAME): _NAME,
+    vol.Optional(ATTR_STEPS): _texts(ATTR_STEPS),
+    vol.Optional(ATTR_PREREQUISITES): _texts(ATTR_PREREQUISITES),
+    vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
+    vol.Optional(ATTR_SUCCESS_CRITERIA): _CRITERIA,
+    vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
+    vol.Optional(ATTR_EMOTIONS): _texts(ATTR_EMOTIONS),
+    vol.Optional(ATTR_TRIGGERS): _texts(ATTR_TRIGGERS),
+    vol.Optional(ATTR_TOPICS): _texts(ATTR_TOPICS),
+    vol.Optional(ATTR_EMOTIONAL_TONE): vol.In(TONES),
+}
+
+
+def _update_fits(data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an update are its store's, and there is at least one."""
+    return _changes_something(_fits_the_store(_EDITABLE, {}, "invalid_memory_update")(data))
+
+
+UPDATE_MEMORY_FITS: Final = _update_fits
+UPDATE_MEMORY_SCHEMA: Final = vol.All(vol.Schema(UPDATE_MEMORY_FIELDS), UPDATE_MEMORY_FITS)
 FORGET_MEMORY_SCHEMA: Final = vol.Schema(
     {
         vol.Required(ATTR_MEMORY_ID): _MEMORY_ID,
@@ -167,11 +261,11 @@ def _memory(hass: HomeAssistant) -> MemoryEngine:
     for entry in hass.config_entries.async_loaded_entries(DOMAIN):
         runtime: HomeBuddyRuntimeData = entry.runtime_data
         return runtime.engine.memory
-    raise ServiceValidationError(translation_domain=DOMAIN, translation_key="memories_unavailable")
+    raise ActionInputError(translation_domain=DOMAIN, translation_key="memories_unavailable")
 
 
-def _invalid(error: str) -> ServiceValidationError:
-    return ServiceValidationError(
+def _invalid(error: str) -> ActionInputError:
+    return ActionInputError(
         translation_domain=DOMAIN,
         translation_key="invalid_memory",
         translation_placeholders={"error": error},
@@ -198,8 +292,6 @@ async def async_add_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> dict
             )
             stored = procedure.as_dict()
         elif store == STORE_AFFECTIVE:
-            if ATTR_SENTIMENT not in data:
-                raise _invalid("an affective memory needs a sentiment from -1 to 1")
             feeling = await memory.remember_feeling(
                 client_id,
                 data[ATTR_SENTIMENT],
@@ -213,7 +305,7 @@ async def async_add_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> dict
         else:
             fact = await memory.remember(
                 client_id,
-                data[ATTR_KIND],
+                data.get(ATTR_KIND, "fact"),
                 data.get(ATTR_CONTENT, ""),
                 importance=importance,
                 source=SOURCE,
@@ -236,7 +328,7 @@ async def async_list_memories(hass: HomeAssistant, data: Mapping[str, Any]) -> d
             include_superseded=data.get(ATTR_INCLUDE_SUPERSEDED, False),
         )
     except MemoryError as err:
-        raise ServiceValidationError(
+        raise ActionInputError(
             translation_domain=DOMAIN,
             translation_key="invalid_memory_filter",
             translation_placeholders={"error": str(err)},
@@ -258,7 +350,7 @@ async def async_update_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> d
     except MemoryNotFoundError as err:
         raise _not_found(store, memory_id) from err
     except MemoryError as err:
-        raise ServiceValidationError(
+        raise ActionInputError(
             translation_domain=DOMAIN,
             translation_key="invalid_memory_update",
             translation_placeholders={"error": str(err)},
@@ -266,8 +358,8 @@ async def async_update_memory(hass: HomeAssistant, data: Mapping[str, Any]) -> d
     return {"memory": memory_dict(revised)}
 
 
-def _not_found(store: str, memory_id: int) -> ServiceValidationError:
-    return ServiceValidationError(
+def _not_found(store: str, memory_id: int) -> ActionInputError:
+    return ActionInputError(
         translation_domain=DOMAIN,
         translation_key="memory_not_found",
         translation_placeholders={"store": store, "memory_id": str(memory_id)},

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
-import voluptuous as vol
 from homeassistant.components.websocket_api import async_register_command
 from homeassistant.components.websocket_api.connection import ActiveConnection
 from homeassistant.components.websocket_api.const import (
@@ -32,6 +31,7 @@ from homeassistant.helpers import config_validation as cv
 
 from .const import DOMAIN
 from .engine.proactive.protocol import validate_identifier
+from .schema_library import vol
 from .services import (
     ADD_MEMORY_SCHEMA,
     ATTR_CLIENT_ID,
@@ -64,28 +64,43 @@ async def _answer(
     connection: ActiveConnection,
     msg: dict[str, Any],
     operation: MemoryOperation,
+    fits: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> None:
     """Run a memory operation on the command's fields; send its result or its error."""
     data = {key: value for key, value in msg.items() if key not in ("id", "type")}
     try:
+        if fits is not None:
+            data = fits(data)
         result = await operation(hass, data)
-    except ServiceValidationError as err:
+    except (ServiceValidationError, vol.Invalid) as err:
+        # A field's refusal comes wrapped by the schema library: the translated one inside.
+        refused = (
+            err if isinstance(err, ServiceValidationError) else getattr(err, "errors", [err])[0]
+        )
+        if not isinstance(refused, ServiceValidationError):
+            connection.send_error(msg["id"], ERR_INVALID_FORMAT, str(err))
+            return
         connection.send_error(
             msg["id"],
-            ERROR_CODES.get(err.translation_key or "", ERR_INVALID_FORMAT),
-            str(err),
-            translation_key=err.translation_key,
-            translation_domain=err.translation_domain,
-            translation_placeholders=err.translation_placeholders,
+            ERROR_CODES.get(refused.translation_key or "", ERR_INVALID_FORMAT),
+            str(refused),
+            translation_key=refused.translation_key,
+            translation_domain=refused.translation_domain,
+            translation_placeholders=refused.translation_placeholders,
         )
         return
     connection.send_result(msg["id"], result)
 
 
 def _command(
-    name: str, schema: Mapping[Any, Any], operation: MemoryOperation
+    name: str,
+    schema: Mapping[Any, Any],
+    operation: MemoryOperation,
+    fits: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> WebSocketCommandHandler:
-    """The admin-only command ``homebuddy_proactive/memories/<name>`` running ``operation``."""
+    """The admin-only command ``homebuddy_proactive/memories/<name>`` running ``operation``;
+    ``fits`` (the action's schema) checks the fields in the handler, where a refusal keeps
+    its translation."""
 
     @require_admin
     @websocket_command({vol.Required("type"): f"{DOMAIN}/memories/{name}", **schema})
@@ -93,7 +108,7 @@ def _command(
     async def handle(
         hass: HomeAssistant, connection: ActiveConnection, msg: dict[str, Any]
     ) -> None:
-        await _answer(hass, connection, msg, operation)
+        await _answer(hass, connection, msg, operation, fits)
 
     return handle
 
@@ -105,8 +120,9 @@ COMMANDS: Final = (
         {vol.Optional(ATTR_CLIENT_ID): valid_client_id, **LIST_MEMORIES_FILTERS},
         async_list_memories,
     ),
-    _command("add", ADD_MEMORY_SCHEMA.schema, async_add_memory),
-    _command("update", UPDATE_MEMORY_SCHEMA.schema, async_update_memory),
+    # The action's whole schema checks these in _answer, so a refusal keeps its translation.
+    _command("add", {vol.Extra: object}, async_add_memory, ADD_MEMORY_SCHEMA),
+    _command("update", {vol.Extra: object}, async_update_memory, UPDATE_MEMORY_SCHEMA),
     _command("forget", FORGET_MEMORY_SCHEMA.schema, async_forget_memory),
     _command("export", EXPORT_MEMORIES_SCHEMA.schema, async_export_memories),
     _command("history", MEMORY_HISTORY_SCHEMA.schema, async_memory_history),

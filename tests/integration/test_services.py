@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import voluptuous as vol
 import yaml
 from freezegun.api import FrozenDateTimeFactory
 from homeassistant.config_entries import ConfigEntryState
@@ -19,6 +18,7 @@ from pytest_homeassistant_custom_component.common import MockConfigEntry, async_
 
 from custom_components.homebuddy_proactive.const import DOMAIN
 from custom_components.homebuddy_proactive.engine.memory import MemoryEngine
+from custom_components.homebuddy_proactive.schema_library import vol
 
 INTEGRATION = Path(__file__).resolve().parents[2] / "custom_components" / DOMAIN
 MEMORY_SERVICES = (
@@ -146,12 +146,22 @@ async def test_export_has_everything_of_a_client(
     json.dumps(exported)  # a response must be plain JSON
 
 
+def _refusal(err: Exception) -> ServiceValidationError:
+    """The translated refusal inside a schema error (the library wraps a field's error)."""
+    refused = err.errors[0] if hasattr(err, "errors") else err
+    assert isinstance(refused, ServiceValidationError), refused
+    assert refused.translation_placeholders is not None
+    return refused
+
+
 @pytest.mark.parametrize(
     ("data", "error"),
     [
-        ({"store": "procedural", "name": "No steps"}, "steps must list at least one step"),
-        ({"store": "procedural", "steps": ["a"]}, "name must not be empty"),
-        ({"store": "affective", "content": "sad"}, "needs a sentiment"),
+        ({"store": "procedural", "name": "No steps"}, "procedural memories need steps"),
+        ({"store": "procedural", "steps": ["a"]}, "procedural memories need name"),
+        ({"store": "procedural", "name": "Tea", "steps": [" "]}, "each of steps must not be"),
+        ({"store": "affective", "content": "sad"}, "affective memories need sentiment"),
+        ({"kind": "fact", "steps": ["a"], "content": "x"}, "factual memories have no steps"),
         ({"content": "   "}, "content must not be empty"),
         ({"content": "x" * 2001}, "at most 2000 characters"),
     ],
@@ -159,11 +169,13 @@ async def test_export_has_everything_of_a_client(
 async def test_invalid_memories_are_translated_errors(
     hass: HomeAssistant, init_integration: MockConfigEntry, data: dict[str, Any], error: str
 ) -> None:
-    """What the engine refuses comes back as a translated validation error."""
-    with pytest.raises(ServiceValidationError) as err:
+    """What the action's schema refuses comes back as a translated validation error that is
+    also the schema library's error (HA's REST view answers 400 for it)."""
+    with pytest.raises(vol.Invalid) as err:
         await call(hass, "add_memory", client_id="glasses-1", **data)
-    assert err.value.translation_key == "invalid_memory"
-    assert error in err.value.translation_placeholders["error"]
+    refused = _refusal(err.value)
+    assert refused.translation_key == "invalid_memory"
+    assert error in refused.translation_placeholders["error"]
 
 
 @pytest.mark.parametrize(
@@ -298,19 +310,20 @@ async def test_memories_can_be_corrected(
         ({"content": "   "}, "content must not be empty"),
         ({"content": "x" * 2001}, "at most 2000 characters"),
         ({}, "nothing to change"),
-        ({"steps": ["a"]}, "no editable field 'steps'"),
-        ({"store": "procedural", "kind": "task"}, "no editable field 'kind'"),
+        ({"steps": ["a"]}, "factual memories have no steps"),
+        ({"store": "procedural", "kind": "task"}, "procedural memories have no kind"),
     ],
 )
 async def test_invalid_corrections_are_translated_errors(
     hass: HomeAssistant, init_integration: MockConfigEntry, data: dict[str, Any], error: str
 ) -> None:
-    """What the engine refuses in a correction comes back as a translated validation error."""
+    """What the schema refuses in a correction comes back as a translated validation error."""
     added = await call(hass, "add_memory", client_id="glasses-1", content="Léa is 7")
-    with pytest.raises(ServiceValidationError) as err:
+    with pytest.raises(vol.Invalid) as err:
         await call(hass, "update_memory", memory_id=added["memory"]["id"], **data)
-    assert err.value.translation_key == "invalid_memory_update"
-    assert error in err.value.translation_placeholders["error"]
+    refused = _refusal(err.value)
+    assert refused.translation_key in ("invalid_memory", "invalid_memory_update")
+    assert error in refused.translation_placeholders["error"]
     [unchanged] = (await call(hass, "list_memories", client_id="glasses-1"))["memories"]
     assert unchanged == added["memory"]
 

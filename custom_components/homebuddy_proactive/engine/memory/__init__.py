@@ -27,13 +27,26 @@ from .records import (
 from .scoring import ScoreWeights, memory_score, weights_from_config
 from .service import MemoryEngine, memory_dict
 from .speakers import MemoryLinkError, MemoryLinks
-from .validation import DIFFICULTIES, EDITABLE_FIELDS, MemoryError, MemoryNotFoundError
+from .validation import (
+    DIFFICULTIES,
+    EDITABLE_FIELDS,
+    MAX_ITEM_CHARACTERS,
+    MAX_ITEMS,
+    MAX_MEMORY_CHARACTERS,
+    MAX_NAME_CHARACTERS,
+    MemoryError,
+    MemoryNotFoundError,
+)
 
 __all__ = [
     "DIFFICULTIES",
     "EDITABLE_FIELDS",
     "LONG_TERM_STORES",
     "MAINTENANCE_INTERVAL",
+    "MAX_ITEMS",
+    "MAX_ITEM_CHARACTERS",
+    "MAX_MEMORY_CHARACTERS",
+    "MAX_NAME_CHARACTERS",
     "MEMORY_STORES",
     "STORE_AFFECTIVE",
     "STORE_EPISODIC",

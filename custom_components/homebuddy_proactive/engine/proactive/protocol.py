@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,7 +27,10 @@ from ..const import (
 )
 
 _LANGUAGE_RE: Final = re.compile(r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$")
-_ID_FORBIDDEN_RE: Final = re.compile(r"[\x00-\x1f\x7f]")
+# Invisible characters an id must not hold: Unicode's controls (Cc: C0, DEL, C1 such as U+0085)
+# and format characters (Cf: zero-width spaces and joiners, bidirectional marks, U+FEFF), and
+# the line and paragraph separators (Zl, Zp). Two ids that look the same must be the same.
+_ID_FORBIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
 # Frames of at most this many characters are within MAX_FRAME_BYTES whatever they hold.
 _SURELY_SMALL_CHARACTERS: Final = MAX_FRAME_BYTES // 4
 # Timestamps outside these bounds are a broken clock (and near datetime's own limits any
@@ -91,8 +95,13 @@ def validate_identifier(name: str, value: str | None) -> str:
         raise ValueError(f"{name} must be valid Unicode text (no lone surrogates)")
     if len(value) > MAX_ID_CHARACTERS:
         raise ValueError(f"{name} must be at most {MAX_ID_CHARACTERS} characters")
-    if _ID_FORBIDDEN_RE.search(value) or value != value.strip():
-        raise ValueError(f"{name} must not contain control characters or surrounding spaces")
+    if value != value.strip() or any(
+        unicodedata.category(character) in _ID_FORBIDDEN_CATEGORIES for character in value
+    ):
+        raise ValueError(
+            f"{name} must not contain control or invisible formatting characters, line "
+            "separators or surrounding spaces"
+        )
     return value
 
 
