@@ -54,6 +54,10 @@ JSON_VALUES = st.recursive(
 )
 
 
+# Ids with invisible characters an id must refuse (controls, format characters, separators).
+QUERY_TEXT = st.sampled_from(["a\u0085b", "a\u200bb", "a\u2028b", "\ufeffa", "a\x00b", " a"])
+
+
 def _field(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     """Mostly a valid value, sometimes any JSON value (poison included)."""
     return st.one_of(valid, valid, JSON_VALUES)
@@ -96,6 +100,53 @@ MEMORY_BODY = st.fixed_dictionaries(
         "steps": _field(st.lists(POISON_TEXT, max_size=3)),
         "summary": _field(POISON_TEXT),
     },
+)
+# Our Home Assistant actions, with mostly plausible fields and poison mixed in.
+ACTION_IDS = _field(st.integers(min_value=-3, max_value=10) | HUGE_INTS | st.just(999_999_999))
+ACTION_CALLS = st.one_of(
+    st.tuples(st.just("add_memory"), MEMORY_BODY),
+    st.tuples(
+        st.just("add_memory"),
+        st.fixed_dictionaries(
+            {"client_id": st.just("fuzz-client")},
+            optional={
+                "store": _field(st.sampled_from(["factual", "procedural", "affective"])),
+                "name": _field(POISON_TEXT),
+                "sentiment": _field(st.floats(-1, 1) | HUGE_INTS),
+                "emotions": _field(st.lists(POISON_TEXT, max_size=3)),
+                "difficulty": _field(st.sampled_from(["easy", "hard"])),
+            },
+        ),
+    ),
+    st.tuples(
+        st.sampled_from(["update_memory", "forget_memory", "memory_history"]),
+        st.fixed_dictionaries(
+            {"memory_id": ACTION_IDS},
+            optional={
+                "store": _field(st.sampled_from(["factual", "episodic", "affective"])),
+                "content": _field(st.sampled_from(["likes coffee", ""]) | SURROGATES),
+                "name": _field(POISON_TEXT),
+                "importance": _field(st.floats(0, 1) | HUGE_INTS),
+                "client_id": _field(st.sampled_from(["fuzz-client"]) | QUERY_TEXT),
+            },
+        ),
+    ),
+    st.tuples(
+        st.sampled_from(["list_memories", "export_memories"]),
+        st.fixed_dictionaries({"client_id": _field(st.sampled_from(["fuzz-client"]) | QUERY_TEXT)}),
+    ),
+    st.tuples(
+        st.sampled_from(["cancel_alarm", "cancel_reminder"]),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "alarm_id": ACTION_IDS,
+                "reminder_id": ACTION_IDS,
+                "all": _field(st.booleans()),
+                "time": _field(st.sampled_from(["07:30", "25:99"])),
+            },
+        ),
+    ),
 )
 SIGNIN_BODY = st.fixed_dictionaries(
     {}, optional={"username": _field(POISON_TEXT), "password": _field(POISON_TEXT)}

@@ -10,15 +10,17 @@ import logging
 
 import pytest
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.homebuddy_proactive.const import WS_VIEW_URL
+from custom_components.homebuddy_proactive.const import DOMAIN, WS_VIEW_URL
 from tests import fuzz
 
 from .test_websocket import Connect, connect  # noqa: F401 - the fixture
 
 FRAME_EXAMPLES = 60
 QUERY_EXAMPLES = 20
+ACTION_EXAMPLES = 80
 
 
 async def test_fuzzed_frames_never_close_the_view_socket(
@@ -55,3 +57,21 @@ async def test_fuzzed_upgrade_queries_never_answer_5xx(
         assert response.status < 500, (value, response.status)
         response.release()
     assert fuzz.tracebacks(caplog.records) == []
+
+
+async def test_fuzzed_actions_over_rest_never_answer_5xx(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    hass_client,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Drawn calls of our actions over HA's REST API: 200 or 400, never a 5xx, and nothing
+    reaches the log as an ERROR or a traceback."""
+    assert await async_setup_component(hass, "api", {})
+    client = await hass_client()
+    for action, data in fuzz.examples(fuzz.ACTION_CALLS, ACTION_EXAMPLES):
+        response = await client.post(f"/api/services/{DOMAIN}/{action}", json=data)
+        assert response.status in (200, 400), (action, data, response.status)
+        response.release()
+    assert fuzz.tracebacks(caplog.records) == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -717,3 +717,61 @@ async def test_insights_today_starts_again_at_midnight(
     async_fire_time_changed(hass)
     await hass.async_block_till_done()
     assert hass.states.get("sensor.homebuddy_proactive_insights_today").state == "0"
+
+
+# Invisible characters an id could hide: C1 controls, zero-width and bidirectional format
+# characters, the byte order mark, the line and paragraph separators.
+INVISIBLE_IN_IDS = [
+    "%C2%85",
+    "%C2%9B",
+    "%C2%80",
+    "%E2%80%8B",
+    "%E2%80%AE",
+    "%EF%BB%BF",
+    "%E2%80%A8",
+    "%E2%80%A9",
+    "%C2%AD",
+]
+
+
+@pytest.mark.parametrize("character", INVISIBLE_IN_IDS)
+@pytest.mark.parametrize("field", ["client_id", "session_id"])
+async def test_ids_refuse_invisible_characters(
+    hass: HomeAssistant,
+    init_integration: MockConfigEntry,
+    hass_client_no_auth: ClientSessionGenerator,
+    hass_access_token: str,
+    *,
+    character: str,
+    field: str,
+) -> None:
+    """An id holding an invisible character is a 400 that says why, before any upgrade."""
+    client = await hass_client_no_auth()
+    ids = {"client_id": "glasses", "session_id": "walk"}
+    ids[field] = f"a{character}b"
+    response = await client.get(
+        f"{WS_VIEW_URL}?client_id={ids['client_id']}&session_id={ids['session_id']}",
+        headers={"Authorization": f"Bearer {hass_access_token}"},
+    )
+    assert response.status == 400
+    assert "invisible formatting characters" in await response.text()
+
+
+async def test_frame_size_limits_are_answered(
+    hass: HomeAssistant, init_integration: MockConfigEntry, connect: Connect
+) -> None:
+    """A frame over our 262,144 bytes but under the transport's 1 MiB gets invalid_message and
+    the socket stays; one over 1 MiB closes the socket with 1009 (message too big)."""
+    ws = await connect()
+    big = json.dumps({"type": "transcript", "text": "hi", "pad": "x" * 300_000})
+    await ws.send_str(big)
+    error = await ws.receive_json(timeout=5)
+    assert error["type"] == "error"
+    assert error["code"] == "invalid_message"
+    assert "262144" in error["message"]
+    await ws.send_str(json.dumps({"type": "ping"}))
+    assert (await ws.receive_json(timeout=5))["type"] == "pong"
+    await ws.send_str(json.dumps({"type": "transcript", "text": "x", "pad": "y" * 1_100_000}))
+    closing = await ws.receive(timeout=5)
+    assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert ws.close_code == 1009

@@ -84,7 +84,12 @@ async def test_websocket_bad_ids(http: aiohttp.ClientSession, server: ServerProc
         ("client_id=c", "session_id is required"),
         ("client_id=c&session_id=" + "s" * 129, "at most 128"),
         ("client_id=%20c&session_id=s", "surrounding spaces"),
-        ("client_id=c&session_id=a%00b", "control characters"),
+        ("client_id=c&session_id=a%00b", "control or invisible formatting characters"),
+        ("client_id=a%C2%85b&session_id=s", "control or invisible formatting characters"),
+        ("client_id=a%C2%9Bb&session_id=s", "control or invisible formatting characters"),
+        ("client_id=a%E2%80%8Bb&session_id=s", "control or invisible formatting characters"),
+        ("client_id=c&session_id=a%E2%80%A8b", "control or invisible formatting characters"),
+        ("client_id=c&session_id=%EF%BB%BFs", "control or invisible formatting characters"),
     ):
         async with http.get(f"{server.url}/v1/ws?{query}", headers=bearer(token)) as response:
             assert response.status == 400, query
@@ -196,3 +201,24 @@ async def test_log_holds_paths_only_never_secrets(
         "Bearer",
     ):
         assert secret not in log, secret
+
+
+async def test_frame_size_limits_are_answered(
+    http: aiohttp.ClientSession, server: ServerProcess
+) -> None:
+    """Over 262,144 bytes: invalid_message and the socket stays; over 1 MiB: closed with 1009."""
+    token = await sign_in(http, server)
+    async with http.ws_connect(
+        f"{server.url}/v1/ws?client_id=c&session_id=s", headers=bearer(token)
+    ) as ws:
+        await receive(ws, "ready")
+        await ws.send_json({"type": "transcript", "text": "hi", "pad": "x" * 300_000})
+        error = await receive(ws, "error")
+        assert error["code"] == "invalid_message"
+        assert "262144" in error["message"]
+        await ws.send_json({"type": "ping"})
+        await receive(ws, "pong")
+        await ws.send_json({"type": "transcript", "text": "x", "pad": "y" * 1_100_000})
+        closing = await ws.receive(timeout=5)
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert ws.close_code == 1009
