@@ -1,8 +1,9 @@
 """The engine's SQLite schema, version by version: every migration, in order, and their runner.
 
 Version N of the file is what the first N steps of :data:`MIGRATIONS` make; a file records its
-version in ``PRAGMA user_version``. Each step is a module (``vNN_what.py``) holding its
-``STATEMENTS``, run in one transaction with the version bump, so a file is always at one version.
+version in ``PRAGMA user_version``. Each step is a module (``vNN_what.py``, found by
+:func:`discover`, so adding one needs no edit here) holding its ``STATEMENTS``, run in one
+transaction with the version bump, so a file is always at one version.
 A released step never changes: a new column, table or trigger is a new step at the end. The
 schema they make today is written out in ``../schema.sql``; the golden test
 (``tests/engine/test_schema_golden.py``) checks that both agree. A fresh file is made by running
@@ -11,53 +12,52 @@ every step, so a new file and an upgraded one go through the same statements.
 
 from __future__ import annotations
 
+import importlib
 import logging
+import pkgutil
+import re
 from typing import Final
 
 import aiosqlite
 
-from . import (
-    v01_first_tables,
-    v02_memory_scores,
-    v03_memory_stores,
-    v04_alarms,
-    v05_search_fold,
-    v06_final_once,
-    v07_session_summaries,
-    v08_fact_history,
-    v09_memory_vectors,
-    v10_episode_turn_rows,
-    v11_fewer_pages,
-    v12_superseded_vectors,
-    v13_final_text_once,
-    v14_turns_by_session,
-    v15_open_episode_turns,
-    v16_timed_reminders,
-    v17_waiting_cards,
-)
-
 LOGGER = logging.getLogger(__name__)
 
+_STEP_NAME: Final = re.compile(r"v(\d+)_\w+")
+
+
+class MigrationOrderError(Exception):
+    """The package's ``vNN_*.py`` steps are not numbered 1..N, each once."""
+
+
+def discover(package: str = __name__) -> tuple[tuple[str, ...], ...]:
+    """Every ``vNN_*`` module of ``package``, ordered by NN, as its ``STATEMENTS``.
+
+    A new step is a new module; nothing here lists them. The numbers must run 1..N with no gap
+    and no repeat, or this raises :class:`MigrationOrderError` naming what is wrong.
+    """
+    steps: dict[int, list[str]] = {}
+    for info in pkgutil.iter_modules(importlib.import_module(package).__path__):
+        match = _STEP_NAME.fullmatch(info.name)
+        if match:
+            steps.setdefault(int(match.group(1)), []).append(info.name)
+    repeated = {number: names for number, names in steps.items() if len(names) > 1}
+    if repeated:
+        raise MigrationOrderError(f"migration steps share a number: {repeated}")
+    missing = sorted(set(range(1, max(steps, default=0) + 1)) - set(steps))
+    if missing or 0 in steps:
+        raise MigrationOrderError(
+            f"migration steps must be numbered 1..N without gaps; missing {missing}, "
+            f"found {sorted(steps)}"
+        )
+    statements = []
+    for number in sorted(steps):
+        module = importlib.import_module(f"{package}.{steps[number][0]}")
+        statements.append(tuple(module.STATEMENTS))
+    return tuple(statements)
+
+
 # Forward-only migrations; index + 1 is the schema version they produce.
-MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
-    v01_first_tables.STATEMENTS,
-    v02_memory_scores.STATEMENTS,
-    v03_memory_stores.STATEMENTS,
-    v04_alarms.STATEMENTS,
-    v05_search_fold.STATEMENTS,
-    v06_final_once.STATEMENTS,
-    v07_session_summaries.STATEMENTS,
-    v08_fact_history.STATEMENTS,
-    v09_memory_vectors.STATEMENTS,
-    v10_episode_turn_rows.STATEMENTS,
-    v11_fewer_pages.STATEMENTS,
-    v12_superseded_vectors.STATEMENTS,
-    v13_final_text_once.STATEMENTS,
-    v14_turns_by_session.STATEMENTS,
-    v15_open_episode_turns.STATEMENTS,
-    v16_timed_reminders.STATEMENTS,
-    v17_waiting_cards.STATEMENTS,
-)
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = discover()
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 # The version that adds short-term memory (``memory_turns``).
 MEMORY_SCHEMA_VERSION: Final = 3
