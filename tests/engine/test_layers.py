@@ -8,8 +8,10 @@ source with :mod:`ast`, everywhere in a module: an import inside a function is i
 runs, so it counts. Relative imports are resolved against the module's package; a registry that
 loads one module per language by name (``import_module(f"{__name__}.{code}")``, or a part of
 each language's folder, ``f"{__name__}.{code}.{part}"``) imports each of
-its language modules. An import under ``if TYPE_CHECKING:`` names a type only, and never runs:
-it is held to the room order, not counted in cycles.
+its language modules, and the migrations runner loading its steps by name
+(``import_module(f"{package}.{step}")``) imports each ``vNN_*`` module of its package. An
+import under ``if TYPE_CHECKING:`` names a type only, and never runs: it is held to the room
+order, not counted in cycles.
 """
 
 from __future__ import annotations
@@ -145,6 +147,22 @@ def _dynamic_targets(module: str, node: ast.Call) -> list[str] | None:
             if name.startswith(f"{module}.")
             and len(parts := name.removeprefix(f"{module}.").split(".")) == 2
             and parts[0] in LANGUAGE_MODULES
+        ]
+    if (
+        isinstance(first, ast.JoinedStr)
+        and len(first.values) == 3  # {package}, ".", {step}
+        and isinstance(first.values[0], ast.FormattedValue)
+        and isinstance(first.values[0].value, ast.Name)
+        and first.values[0].value.id == "package"
+        and module.endswith(".migrations")
+        and _is_package(module)
+    ):
+        # The migration steps, found by name (``storage/migrations/__init__.py``).
+        return [
+            name
+            for name in sorted(MODULES)
+            if name.startswith(f"{module}.v")
+            and name.removeprefix(f"{module}.v").split("_")[0].isdigit()
         ]
     raise AssertionError(
         f"{_path(module)}:{node.lineno}: a dynamic import this test cannot resolve; "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
@@ -23,6 +24,7 @@ def _package(tmp_path: Path, name: str, steps: list[str]) -> str:
     for step in steps:
         (root / f"{step}.py").write_text(f"STATEMENTS = ('-- {step}',)\n")
     sys.path.insert(0, str(tmp_path))
+    importlib.import_module(name)
     return name
 
 

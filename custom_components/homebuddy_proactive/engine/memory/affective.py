@@ -2,45 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from .records import AFFECT_COLUMNS, AffectRecord, affect_from_row
-from .tables import MemoryTables, to_json
+from ..storage.fields import insert_sql
+from .records import AFFECT_COLUMNS, AFFECT_FIELDS, AffectRecord, affect_from_row
+from .tables import MemoryTables
 
 
 class AffectiveStore(MemoryTables):
     """Affective memories (``memory_affects``)."""
 
-    async def add_affect(
-        self,
-        *,
-        client_id: str,
-        sentiment: float,
-        emotions: Sequence[str],
-        context: str,
-        triggers: Sequence[str],
-        episode_id: str | None,
-        now: datetime,
-        importance: float,
-        source: str,
-    ) -> AffectRecord:
-        """Store an affective memory."""
-        cursor = await self._db.execute(
-            "INSERT INTO memory_affects (client_id, sentiment, emotions, context, triggers,"
-            " episode_id, created_at, importance, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                client_id,
-                sentiment,
-                to_json(list(emotions)),
-                context,
-                to_json(list(triggers)),
-                episode_id,
-                now.isoformat(),
-                importance,
-                source,
-            ),
-        )
+    async def add_affect(self, *, now: datetime, **values: Any) -> AffectRecord:
+        """Store an affective memory: ``values`` by field name (``AFFECT_FIELDS``), created
+        ``now``; a field left out takes its column's default."""
+        sql, params = insert_sql("memory_affects", AFFECT_FIELDS, {**values, "created_at": now})
+        cursor = await self._db.execute(sql, params)
         await self._db.commit()
         assert cursor.lastrowid is not None
         row = await self._one(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from .records import PROCEDURE_COLUMNS, ProcedureRecord, procedure_from_row
+from ..storage.fields import insert_sql
+from .records import PROCEDURE_COLUMNS, PROCEDURE_FIELDS, ProcedureRecord, procedure_from_row
 from .tables import MemoryTables, to_json
 
 
@@ -13,42 +15,24 @@ class ProceduralStore(MemoryTables):
     """Procedures (``memory_procedures``)."""
 
     async def save_procedure(
-        self,
-        *,
-        client_id: str,
-        name: str,
-        name_key: str,
-        steps: Sequence[str],
-        prerequisites: Sequence[str],
-        difficulty: str | None,
-        success_criteria: str | None,
-        now: datetime,
-        importance: float,
-        source: str,
+        self, *, client_id: str, name_key: str, now: datetime, **values: Any
     ) -> ProcedureRecord:
-        """Store a procedure, replacing the client's procedure of the same name."""
-        await self._db.execute(
-            "INSERT INTO memory_procedures (client_id, name, name_key, steps, prerequisites,"
-            " difficulty, success_criteria, created_at, updated_at, source, importance)"
-            " VALUES (:client, :name, :key, :steps, :pre, :difficulty, :criteria, :now, :now,"
-            " :source, :importance) ON CONFLICT (client_id, name_key) DO UPDATE SET"
-            " name = excluded.name, steps = excluded.steps,"
-            " prerequisites = excluded.prerequisites, difficulty = excluded.difficulty,"
-            " success_criteria = excluded.success_criteria, updated_at = excluded.updated_at,"
-            " source = excluded.source, importance = excluded.importance",
+        """Store a procedure (``values`` by field name, ``PROCEDURE_FIELDS``), replacing the
+        client's procedure of the same name (its creation time kept)."""
+        sql, params = insert_sql(
+            "memory_procedures",
+            PROCEDURE_FIELDS,
             {
-                "client": client_id,
-                "name": name,
-                "key": name_key,
-                "steps": to_json(list(steps)),
-                "pre": to_json(list(prerequisites)),
-                "difficulty": difficulty,
-                "criteria": success_criteria,
-                "now": now.isoformat(),
-                "source": source,
-                "importance": importance,
+                "client_id": client_id,
+                "name_key": name_key,
+                **values,
+                "created_at": now,
+                "updated_at": now,
             },
+            extra=("name_key",),
+            upsert=(("client_id", "name_key"), ("created_at",)),
         )
+        await self._db.execute(sql, params)
         await self._db.commit()
         row = await self._one(
             f"SELECT {PROCEDURE_COLUMNS} FROM memory_procedures"

@@ -16,6 +16,7 @@ import importlib
 import logging
 import pkgutil
 import re
+import sys
 from typing import Final
 
 import aiosqlite
@@ -32,11 +33,12 @@ class MigrationOrderError(Exception):
 def discover(package: str = __name__) -> tuple[tuple[str, ...], ...]:
     """Every ``vNN_*`` module of ``package``, ordered by NN, as its ``STATEMENTS``.
 
-    A new step is a new module; nothing here lists them. The numbers must run 1..N with no gap
-    and no repeat, or this raises :class:`MigrationOrderError` naming what is wrong.
+    ``package`` must be imported already. A new step is a new module; nothing here lists them.
+    The numbers must run 1..N with no gap and no repeat, or this raises
+    :class:`MigrationOrderError` naming what is wrong.
     """
     steps: dict[int, list[str]] = {}
-    for info in pkgutil.iter_modules(importlib.import_module(package).__path__):
+    for info in pkgutil.iter_modules(sys.modules[package].__path__):
         match = _STEP_NAME.fullmatch(info.name)
         if match:
             steps.setdefault(int(match.group(1)), []).append(info.name)
