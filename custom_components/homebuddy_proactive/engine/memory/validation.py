@@ -12,6 +12,7 @@ from ..const import MEMORY_KINDS
 from ..storage.search_index import search_key
 from .episodes import SUMMARY_USER, TONES
 from .records import (
+    JSON_LIST_COLUMNS,
     MEMORY_STORES,
     STORE_AFFECTIVE,
     STORE_EPISODIC,
@@ -46,7 +47,8 @@ _CONTENT_FIELDS: Final[Mapping[str, str]] = {
     STORE_PROCEDURAL: "name",
     STORE_AFFECTIVE: "context",
 }
-_LIST_FIELDS: Final = frozenset({"steps", "prerequisites", "topics", "emotions", "triggers"})
+# A list field (declared ``strings`` in ``records.py``) is checked as a list of texts.
+_LIST_FIELDS: Final = JSON_LIST_COLUMNS
 EPISODE_TEXT_FIELDS: Final = frozenset({"summary", "topics", "emotional_tone"})
 
 
