@@ -209,26 +209,29 @@ class HomeControl:
             name=str(slots.get("name", {}).get("value") or ""),
             area=str(slots.get("area", {}).get("text") or slots.get("area", {}).get("value") or ""),
         )
-        action = PlannedAction(
-            command=command,
-            entity_ids=tuple(s.entity_id for s in states),
-            names=tuple(s.name for s in states),
-            domains=tuple(sorted({s.domain for s in states})),
-            slots=slots,
-        )
+        verdict = self._check(command, states, slots)
+        if verdict is None and not self.rate_limiter.try_acquire():
+            verdict = HeldIntent(reason="rate_limited", action=_planned(command, states, slots))
+        if verdict is None:
+            return False  # HA acts; :meth:`_answered` writes what it did in the logbook
+        held.append(verdict)
+        return True
+
+    def _check(
+        self, command: RouterCommand, states: list[State], slots: dict[str, Any] | None = None
+    ) -> HeldIntent | None:
+        """Our rules on the exposed entities a device request reaches, whoever understood it
+        (HA's sentences or the router): None when it may go ahead."""
+        action = _planned(command, states, slots)
         said = command.name or command.area
         if said and not states:
-            # HA knows the room or name but nothing exposed there does this: say so at once.
-            held.append(HeldIntent(reason="not_found", action=action, refused=(str(said),)))
-        elif refused := tuple(s.name for s in states if s.domain not in self.allowed_domains):
-            held.append(HeldIntent(reason="not_allowed", action=action, refused=refused))
-        elif any(_needs_confirmation(state) for state in states):
-            held.append(HeldIntent(reason="confirm", action=action))
-        elif not self.rate_limiter.try_acquire():
-            held.append(HeldIntent(reason="rate_limited", action=action))
-        else:
-            return False  # HA acts; :meth:`_answered` writes what it did in the logbook
-        return True
+            # The room or name was heard, but nothing exposed there does this.
+            return HeldIntent(reason="not_found", action=action, refused=(str(said),))
+        if refused := tuple(s.name for s in states if s.domain not in self.allowed_domains):
+            return HeldIntent(reason="not_allowed", action=action, refused=refused)
+        if any(_needs_confirmation(state) for state in states):
+            return HeldIntent(reason="confirm", action=action)
+        return None
 
     def _targets(self, slots: dict[str, Any]) -> list[State]:
         """The exposed entities an intent's slots could reach (none for a target-less one)."""
@@ -293,7 +296,6 @@ class HomeControl:
         return sorted(names)
 
     async def _service(self, command: RouterCommand, turn: AssistTurn) -> str:
-        lang = turn.language
         spec = SERVICE_INTENTS[command.intent]
         match = intent.async_match_targets(
             self.hass,
@@ -304,25 +306,10 @@ class HomeControl:
                 assistant=conversation.DOMAIN,
             ),
         )
-        if not match.is_match:
-            self._audit(command, "refused: no exposed entity matches", None, turn)
-            return say("service_not_found", lang, name=command.name or command.area)
-        states = match.states
-        forbidden = [s for s in states if s.domain not in self.allowed_domains]
-        if forbidden:
-            self._audit(command, "refused: domain not allowed", None, turn)
-            return say(
-                "service_not_allowed", lang, names=join_names([s.name for s in forbidden], lang)
-            )
-        action = PlannedAction(
-            command=command,
-            entity_ids=tuple(state.entity_id for state in states),
-            names=tuple(state.name for state in states),
-            domains=tuple(sorted({state.domain for state in states})),
-        )
-        if any(_needs_confirmation(state) for state in states):
-            return self._ask_confirmation(action, turn)
-        return await self._execute(action, turn)
+        states = list(match.states) if match.is_match else []
+        if (verdict := self._check(command, states)) is not None:
+            return await self._held(verdict, turn)
+        return await self._execute(_planned(command, states, None), turn)
 
     def _ask_confirmation(self, action: PlannedAction, turn: AssistTurn) -> str:
         """Ask "do you really want …?" and wait for the answer in this conversation."""
@@ -392,6 +379,19 @@ class HomeControl:
             entity_id=action.entity_ids[0] if action and len(action.entity_ids) == 1 else None,
             context=turn.context,
         )
+
+
+def _planned(
+    command: RouterCommand, states: list[State], slots: dict[str, Any] | None
+) -> PlannedAction:
+    """The action a request plans on the entities it reaches."""
+    return PlannedAction(
+        command=command,
+        entity_ids=tuple(state.entity_id for state in states),
+        names=tuple(state.name for state in states),
+        domains=tuple(sorted({state.domain for state in states})),
+        slots=slots,
+    )
 
 
 def _router_slots(action: PlannedAction) -> dict[str, Any]:
