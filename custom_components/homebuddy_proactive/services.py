@@ -170,20 +170,27 @@ def _fits_the_store(
     return check
 
 
+# Each field of a memory an action may give, with its check; a store takes some of them.
+_MEMORY_FIELDS: Final[Mapping[str, Callable[[Any], Any]]] = {
+    ATTR_CONTENT: _CONTENT,
+    ATTR_KIND: vol.In(MEMORY_KINDS),
+    ATTR_NAME: _NAME,
+    ATTR_STEPS: _texts(ATTR_STEPS),
+    ATTR_PREREQUISITES: _texts(ATTR_PREREQUISITES),
+    ATTR_DIFFICULTY: vol.In(DIFFICULTIES),
+    ATTR_SUCCESS_CRITERIA: _CRITERIA,
+    ATTR_SENTIMENT: _SENTIMENT,
+    ATTR_EMOTIONS: _texts(ATTR_EMOTIONS),
+    ATTR_TRIGGERS: _texts(ATTR_TRIGGERS),
+    ATTR_TOPICS: _texts(ATTR_TOPICS),
+    ATTR_EMOTIONAL_TONE: vol.In(TONES),
+}
+_ADDABLE: Final = frozenset().union(*_ADD_FIELDS.values())
 ADD_MEMORY_FIELDS: Final[VolDictType] = {
     vol.Required(ATTR_CLIENT_ID): valid_client_id,
     vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(ADDABLE_STORES),
-    vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
-    vol.Optional(ATTR_CONTENT): _CONTENT,
     vol.Optional(ATTR_IMPORTANCE, default=0.5): _IMPORTANCE,
-    vol.Optional(ATTR_NAME): _NAME,
-    vol.Optional(ATTR_STEPS): _texts(ATTR_STEPS),
-    vol.Optional(ATTR_PREREQUISITES): _texts(ATTR_PREREQUISITES),
-    vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
-    vol.Optional(ATTR_SUCCESS_CRITERIA): _CRITERIA,
-    vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
-    vol.Optional(ATTR_EMOTIONS): _texts(ATTR_EMOTIONS),
-    vol.Optional(ATTR_TRIGGERS): _texts(ATTR_TRIGGERS),
+    **{vol.Optional(name): check for name, check in _MEMORY_FIELDS.items() if name in _ADDABLE},
 }
 ADD_MEMORY_FITS: Final = _fits_the_store(_ADD_FIELDS, _ADD_NEEDS, "invalid_memory")
 ADD_MEMORY_SCHEMA: Final = vol.All(vol.Schema(ADD_MEMORY_FIELDS), ADD_MEMORY_FITS)
@@ -217,19 +224,8 @@ UPDATE_MEMORY_FIELDS: Final[VolDictType] = {
     vol.Required(ATTR_MEMORY_ID): _MEMORY_ID,
     vol.Optional(ATTR_STORE, default=STORE_FACTUAL): vol.In(tuple(EDITABLE_FIELDS)),
     vol.Optional(ATTR_CLIENT_ID): valid_client_id,
-    vol.Optional(ATTR_CONTENT): _CONTENT,
-    vol.Optional(ATTR_KIND): vol.In(MEMORY_KINDS),
     vol.Optional(ATTR_IMPORTANCE): _IMPORTANCE,
-    vol.Optional(ATTR_NAME): _NAME,
-    vol.Optional(ATTR_STEPS): _texts(ATTR_STEPS),
-    vol.Optional(ATTR_PREREQUISITES): _texts(ATTR_PREREQUISITES),
-    vol.Optional(ATTR_DIFFICULTY): vol.In(DIFFICULTIES),
-    vol.Optional(ATTR_SUCCESS_CRITERIA): _CRITERIA,
-    vol.Optional(ATTR_SENTIMENT): _SENTIMENT,
-    vol.Optional(ATTR_EMOTIONS): _texts(ATTR_EMOTIONS),
-    vol.Optional(ATTR_TRIGGERS): _texts(ATTR_TRIGGERS),
-    vol.Optional(ATTR_TOPICS): _texts(ATTR_TOPICS),
-    vol.Optional(ATTR_EMOTIONAL_TONE): vol.In(TONES),
+    **{vol.Optional(name): check for name, check in _MEMORY_FIELDS.items()},
 }
 
 
