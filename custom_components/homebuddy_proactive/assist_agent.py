@@ -138,11 +138,6 @@ class AssistTurn:
 type PendingQuestion = ConfirmAction | AskAlarmTime | ChooseAlarmToCancel
 
 
-def turn_language(requested: str | None, text: str) -> str:
-    """The language of the answer: the one the request was said in (the pipeline's is a hint)."""
-    return request_language(text, requested)
-
-
 def speaker_links(text: str) -> MemoryLinks:
     """Whose memories each speaker reaches, from the options.
 

@@ -22,7 +22,8 @@ from homeassistant.helpers import intent, llm
 from homeassistant.helpers.entity import EntityDescription
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from .assist_agent import AssistTurn, turn_language
+from .assist_agent import AssistTurn
+from .engine.assist import request_language
 from .entity import HomeBuddyEntity
 from .models import HomeBuddyConfigEntry
 
@@ -72,7 +73,7 @@ class HomeBuddyConversationEntity(
         """Answer one request and put the answer in the chat log."""
         turn = AssistTurn(
             text=user_input.text,
-            language=turn_language(user_input.language, user_input.text),
+            language=request_language(user_input.text, user_input.language),
             conversation_id=chat_log.conversation_id,
             context=user_input.context,
             device_id=user_input.device_id,

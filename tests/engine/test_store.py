@@ -581,7 +581,15 @@ async def test_the_wal_stays_small_while_finals_keep_coming(tmp_path: Path) -> N
             await store.add_final(transcript(f"line {index}", event_id=f"e{index}"), NOW, None)
             largest = max(largest, wal_size(path))
             if index % 100 == 99:
-                await asyncio.sleep(0.03)  # a round of the background checkpoint runs
+                # Wait for a round of the background checkpoint to copy what was written (under
+                # load it may take longer than the interval; it must come, never a write lock).
+                async with store.connection.execute("SELECT total_changes()") as cursor:
+                    written = int((await cursor.fetchone())[0])
+                await until(
+                    lambda written=written: store._checkpointed_changes >= written,
+                    within=10,
+                    what="a background checkpoint round",
+                )
         # Unchecked, 1,500 finals write some 20 MB of WAL.
         assert largest <= 4 * 1024 * 1024
         assert await store.count_transcripts() == 1500
